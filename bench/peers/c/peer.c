@@ -1,0 +1,382 @@
+/*
+ * peer.c - fastspawn bench peer for C and glibc (see docs/peer-protocol.md).
+ *
+ * Measures the spawn primitives themselves, with nothing of a runtime on top:
+ *   c-fork                  fork() + execve()
+ *   c-vfork                 vfork() + execve()
+ *   c-clone                 glibc clone(CLONE_VM|CLONE_VFORK|SIGCHLD) on a
+ *                           stack mapped once and reused, + execve()
+ *   c-posix-spawn           posix_spawn()
+ *   c-posix-spawn-usevfork  posix_spawn() with POSIX_SPAWN_USEVFORK
+ *   c-fork-exit, c-vfork-exit, c-clone-exit
+ *                           the child calls _exit(0) at once (no exec, CHILD
+ *                           ignored): the process-creation cost alone
+ *
+ * Everything a spawn needs (argv, envp, fd sources, file actions, clone
+ * stack) is built once before the clock starts. Wall time comes from
+ * clock_gettime(CLOCK_MONOTONIC), CPU from getrusage(RUSAGE_SELF). An exec
+ * failure in a forked child shows up as exit status 127 and is reported as
+ * an error, as is any non-zero child status.
+ *
+ * Build: gcc -O2 -Wall -Wextra -Werror -o c-peer peer.c
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+enum runner {
+	R_FORK, R_VFORK, R_CLONE, R_POSIX_SPAWN, R_POSIX_SPAWN_USEVFORK,
+	R_FORK_EXIT, R_VFORK_EXIT, R_CLONE_EXIT, R_COUNT
+};
+
+static const char *const runner_names[R_COUNT] = {
+	"c-fork", "c-vfork", "c-clone", "c-posix-spawn",
+	"c-posix-spawn-usevfork", "c-fork-exit", "c-vfork-exit", "c-clone-exit",
+};
+
+#define CLONE_STACK_SIZE (256 * 1024)
+
+/* Prepared once, read by every spawn (and by vfork/clone children). */
+static const char *runner_name = "c-peer";
+static char **child_argv;
+static char **child_envp;
+static int n_extra;
+static int *extra_src;		/* parent fds, all >= 3 + n_extra */
+static char *clone_stack_top;
+static posix_spawn_file_actions_t file_actions;
+static posix_spawn_file_actions_t *file_actions_p;
+static posix_spawnattr_t spawn_attr;
+static void *volatile rss_keep;	/* keeps the --rss-mib block alive */
+
+static void usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "c-peer: %s\n", why);
+	fprintf(stderr,
+		"usage: c-peer --runner NAME --mode wait|spawn --n N [--warmup W]\n"
+		"              [--rss-mib M] [--set-env] [--extra-fds K] [--samples]\n"
+		"              -- CHILD [CHILD_ARGS...]\n"
+		"runners:");
+	for (int i = 0; i < R_COUNT; i++)
+		fprintf(stderr, " %s", runner_names[i]);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+/* Reports a failure and exits 1, after reaping every child still around. */
+static void die(const char *step, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", runner_name, step, strerror(err));
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	exit(1);
+}
+
+static long parse_num(const char *opt, const char *s, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min) {
+		fprintf(stderr, "c-peer: bad value for --%s: '%s'\n", opt, s);
+		usage(NULL);
+	}
+	return v;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long tv_ns(struct timeval tv)
+{
+	return tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
+}
+
+/* Runs in the child (forked, vforked or cloned): only dup2, execve, _exit. */
+static void __attribute__((noreturn)) child_exec(void)
+{
+	for (int i = 0; i < n_extra; i++)
+		if (dup2(extra_src[i], 3 + i) < 0)
+			_exit(127);
+	execve(child_argv[0], child_argv, child_envp);
+	_exit(127);
+}
+
+static int clone_exec_fn(void *arg)
+{
+	(void)arg;
+	child_exec();
+}
+
+static int clone_exit_fn(void *arg)
+{
+	(void)arg;
+	_exit(0);
+}
+
+static pid_t spawn_one(enum runner r)
+{
+	pid_t pid = -1;
+	int err;
+
+	switch (r) {
+	case R_FORK:
+		pid = fork();
+		if (pid == 0)
+			child_exec();
+		break;
+	case R_VFORK:
+		pid = vfork();
+		if (pid == 0)
+			child_exec();
+		break;
+	case R_CLONE:
+		pid = clone(clone_exec_fn, clone_stack_top,
+			    CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+		break;
+	case R_POSIX_SPAWN:
+	case R_POSIX_SPAWN_USEVFORK:
+		err = posix_spawn(&pid, child_argv[0], file_actions_p,
+				  &spawn_attr, child_argv, child_envp);
+		if (err)
+			die("posix_spawn", err);
+		return pid;
+	case R_FORK_EXIT:
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		break;
+	case R_VFORK_EXIT:
+		pid = vfork();
+		if (pid == 0)
+			_exit(0);
+		break;
+	case R_CLONE_EXIT:
+		pid = clone(clone_exit_fn, clone_stack_top,
+			    CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+		break;
+	case R_COUNT:
+		break;
+	}
+	if (pid < 0)
+		die(r == R_CLONE || r == R_CLONE_EXIT ? "clone" :
+		    r == R_FORK || r == R_FORK_EXIT ? "fork" : "vfork", errno);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid", errno);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "%s: wait: child %s %d%s\n", runner_name,
+			WIFEXITED(status) ? "exited with status" : "killed by signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
+			" (exec failed?)" : "");
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			;
+		exit(1);
+	}
+}
+
+static void prepare(enum runner r, int set_env)
+{
+	int err;
+
+	/* --set-env: a copy of environ plus one variable, built once. */
+	child_envp = environ;
+	if (set_env) {
+		size_t n = 0;
+
+		while (environ[n])
+			n++;
+		child_envp = malloc((n + 2) * sizeof(char *));
+		if (!child_envp)
+			die("malloc", errno);
+		memcpy(child_envp, environ, n * sizeof(char *));
+		child_envp[n] = "FASTSPAWN_BENCH=1";
+		child_envp[n + 1] = NULL;
+	}
+
+	/* --extra-fds: K pipe read ends, moved above 3+K so that the child's
+	 * dup2(src, 3+i) can never overwrite a source it still needs. */
+	extra_src = calloc(n_extra ? n_extra : 1, sizeof(int));
+	if (!extra_src)
+		die("calloc", errno);
+	for (int i = 0; i < n_extra; i++) {
+		int p[2];
+
+		if (pipe2(p, O_CLOEXEC) < 0)
+			die("pipe2", errno);
+		extra_src[i] = fcntl(p[0], F_DUPFD_CLOEXEC, 3 + n_extra);
+		if (extra_src[i] < 0)
+			die("fcntl", errno);
+		close(p[0]);
+		close(p[1]);
+	}
+
+	if (r == R_CLONE || r == R_CLONE_EXIT) {
+		char *stack = mmap(NULL, CLONE_STACK_SIZE, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (stack == MAP_FAILED)
+			die("mmap", errno);
+		clone_stack_top = stack + CLONE_STACK_SIZE; /* stacks grow down */
+	}
+
+	if (r == R_POSIX_SPAWN || r == R_POSIX_SPAWN_USEVFORK) {
+		if ((err = posix_spawnattr_init(&spawn_attr)))
+			die("posix_spawnattr_init", err);
+		if (r == R_POSIX_SPAWN_USEVFORK &&
+		    (err = posix_spawnattr_setflags(&spawn_attr, POSIX_SPAWN_USEVFORK)))
+			die("posix_spawnattr_setflags", err);
+		if (n_extra) {
+			if ((err = posix_spawn_file_actions_init(&file_actions)))
+				die("posix_spawn_file_actions_init", err);
+			for (int i = 0; i < n_extra; i++)
+				if ((err = posix_spawn_file_actions_adddup2(
+					     &file_actions, extra_src[i], 3 + i)))
+					die("posix_spawn_file_actions_adddup2", err);
+			file_actions_p = &file_actions;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "runner", required_argument, NULL, 'r' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "n", required_argument, NULL, 'n' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "rss-mib", required_argument, NULL, 'R' },
+		{ "set-env", no_argument, NULL, 'e' },
+		{ "extra-fds", required_argument, NULL, 'f' },
+		{ "samples", no_argument, NULL, 's' },
+		{ "async-mode", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mode = NULL, *async_mode = NULL;
+	long n = -1, warmup = 20, rss_mib = 0;
+	int set_env = 0, want_samples = 0, spawn_mode, r = -1, c;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			for (int i = 0; i < R_COUNT; i++)
+				if (strcmp(optarg, runner_names[i]) == 0)
+					r = i;
+			if (r < 0) {
+				fprintf(stderr, "c-peer: unknown runner '%s'\n", optarg);
+				usage(NULL);
+			}
+			break;
+		case 'm': mode = optarg; break;
+		case 'n': n = parse_num("n", optarg, 1); break;
+		case 'w': warmup = parse_num("warmup", optarg, 0); break;
+		case 'R': rss_mib = parse_num("rss-mib", optarg, 0); break;
+		case 'e': set_env = 1; break;
+		case 'f': n_extra = (int)parse_num("extra-fds", optarg, 0); break;
+		case 's': want_samples = 1; break;
+		case 'a': async_mode = optarg; break;
+		default: usage(NULL);
+		}
+	}
+	if (r < 0 || !mode || n < 0)
+		usage("--runner, --mode and --n are required");
+	if (strcmp(mode, "wait") && strcmp(mode, "spawn"))
+		usage("--mode must be wait or spawn");
+	if (async_mode)
+		usage("--async-mode applies only to async runners");
+	if (n_extra > 1000)
+		usage("--extra-fds must be at most 1000");
+	spawn_mode = strcmp(mode, "spawn") == 0;
+	runner_name = runner_names[r];
+	child_argv = argv + optind;
+	if (r < R_FORK_EXIT && !child_argv[0])
+		usage("missing -- CHILD [CHILD_ARGS...]");
+
+	/* --rss-mib: make M MiB resident before anything else. */
+	if (rss_mib > 0) {
+		size_t size = (size_t)rss_mib << 20;
+		char *block = malloc(size);
+
+		if (!block)
+			die("malloc (--rss-mib)", errno);
+		for (size_t off = 0; off < size; off += 4096)
+			block[off] = 1;
+		rss_keep = block;
+	}
+
+	prepare(r, set_env);
+
+	for (long i = 0; i < warmup; i++)
+		reap(spawn_one(r));
+
+	pid_t *pids = spawn_mode ? malloc(n * sizeof(pid_t)) : NULL;
+	long long *samples = want_samples ? malloc(n * sizeof(long long)) : NULL;
+	if ((spawn_mode && !pids) || (want_samples && !samples))
+		die("malloc", errno);
+
+	struct rusage ru0, ru1;
+	getrusage(RUSAGE_SELF, &ru0);
+	long long t0 = now_ns(), t = t0;
+	for (long i = 0; i < n; i++) {
+		pid_t pid = spawn_one(r);
+
+		if (spawn_mode)
+			pids[i] = pid;
+		else
+			reap(pid);
+		if (want_samples) {
+			long long t1 = now_ns();
+
+			samples[i] = t1 - t;
+			t = t1;
+		}
+	}
+	long long total = now_ns() - t0;
+	getrusage(RUSAGE_SELF, &ru1);
+
+	for (long i = 0; spawn_mode && i < n; i++)
+		reap(pids[i]);
+
+	printf("{\"runner\":\"%s\",\"mode\":\"%s\",\"n\":%ld,\"total_ns\":%lld,"
+	       "\"cpu_user_ns\":%lld,\"cpu_sys_ns\":%lld",
+	       runner_name, mode, n, total,
+	       tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime),
+	       tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime));
+	if (want_samples) {
+		printf(",\"samples_ns\":[");
+		for (long i = 0; i < n; i++)
+			printf(i ? ",%lld" : "%lld", samples[i]);
+		printf("]");
+	}
+	printf("}\n");
+	return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,3 @@
+module fastspawn/bench/peers/go
+
+go 1.21

@@ -1,0 +1,582 @@
+//! fastspawn bench peer for Rust (see docs/peer-protocol.md).
+//!
+//! Runners, each building one command per spawn as Rust programs do:
+//! - `rust-std`: `std::process::Command::spawn`, which takes glibc's
+//!   posix_spawn path when nothing forces it off.
+//! - `rust-std-pre-exec`: the same plus a no-op `pre_exec` closure, which
+//!   forces std onto its fork + exec path.
+//! - `rust-command-fds`: the command-fds crate's `fd_mappings` (a `pre_exec`
+//!   closure that dup2s the fds in the forked child), also with K = 0.
+//! - `rust-tokio`: `tokio::process::Command`, in the runtime picked by
+//!   `--async-mode` (`current`, `current-blocking`, `multi-N`).
+//! - `fastspawn-*`: provided by the core library, see `run_fastspawn`.
+//!
+//! `--extra-fds K`: command-fds maps K pipe read ends to child fds 3..3+K.
+//! std and tokio have no way to remap fds, so for them the read ends are
+//! placed at fds 3..3+K of the peer once, without CLOEXEC, and inherited.
+//! `--set-env` calls `env("FASTSPAWN_BENCH", "1")` on each command (std then
+//! rebuilds the whole environment on every spawn, which is the point).
+//! Wall time: `Instant` (CLOCK_MONOTONIC); CPU: getrusage(RUSAGE_SELF).
+
+use std::ffi::OsString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus};
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{CommandFactory, Parser, ValueEnum};
+use command_fds::{CommandFdExt, FdMapping};
+use serde::Serialize;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Runner {
+    RustStd,
+    RustStdPreExec,
+    RustCommandFds,
+    RustTokio,
+    FastspawnAuto,
+    FastspawnClone3,
+    FastspawnCloneVfork,
+    FastspawnPosixSpawn,
+    FastspawnFork,
+}
+
+impl Runner {
+    const ALL: [Runner; 9] = [
+        Runner::RustStd,
+        Runner::RustStdPreExec,
+        Runner::RustCommandFds,
+        Runner::RustTokio,
+        Runner::FastspawnAuto,
+        Runner::FastspawnClone3,
+        Runner::FastspawnCloneVfork,
+        Runner::FastspawnPosixSpawn,
+        Runner::FastspawnFork,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Runner::RustStd => "rust-std",
+            Runner::RustStdPreExec => "rust-std-pre-exec",
+            Runner::RustCommandFds => "rust-command-fds",
+            Runner::RustTokio => "rust-tokio",
+            Runner::FastspawnAuto => "fastspawn-auto",
+            Runner::FastspawnClone3 => "fastspawn-clone3",
+            Runner::FastspawnCloneVfork => "fastspawn-clone-vfork",
+            Runner::FastspawnPosixSpawn => "fastspawn-posix-spawn",
+            Runner::FastspawnFork => "fastspawn-fork",
+        }
+    }
+}
+
+impl ValueEnum for Runner {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Runner::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, ValueEnum)]
+enum Mode {
+    Wait,
+    Spawn,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum AsyncMode {
+    Current,
+    CurrentBlocking,
+    Multi(usize),
+}
+
+fn parse_async_mode(s: &str) -> Result<AsyncMode, String> {
+    match s {
+        "current" => Ok(AsyncMode::Current),
+        "current-blocking" => Ok(AsyncMode::CurrentBlocking),
+        _ => match s.strip_prefix("multi-").map(str::parse::<usize>) {
+            Some(Ok(n)) if n >= 1 => Ok(AsyncMode::Multi(n)),
+            _ => Err("expected current, current-blocking or multi-N (N >= 1)".into()),
+        },
+    }
+}
+
+/// fastspawn bench peer for Rust: spawns CHILD N times, prints one JSON line.
+#[derive(Parser, Debug)]
+#[command(name = "fastspawn-peer-rust")]
+struct Args {
+    #[arg(long)]
+    runner: Runner,
+    #[arg(long)]
+    mode: Mode,
+    /// number of measured spawns
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    n: u64,
+    /// spawns done and waited before the clock starts
+    #[arg(long, default_value_t = 20)]
+    warmup: u64,
+    /// MiB made resident before anything else
+    #[arg(long, default_value_t = 0)]
+    rss_mib: usize,
+    /// set FASTSPAWN_BENCH=1 on every command
+    #[arg(long)]
+    set_env: bool,
+    /// extra fds mapped to child fds 3..3+K
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..1000))]
+    extra_fds: u16,
+    /// report every measured operation's duration
+    #[arg(long)]
+    samples: bool,
+    /// rust-tokio only: current, current-blocking, multi-N
+    #[arg(long, value_parser = parse_async_mode)]
+    async_mode: Option<AsyncMode>,
+    /// the child program (a path) and its arguments
+    #[arg(last = true, required = true)]
+    child: Vec<OsString>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    runner: &'static str,
+    mode: &'static str,
+    n: u64,
+    total_ns: u128,
+    cpu_user_ns: i64,
+    cpu_sys_ns: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    samples_ns: Option<Vec<u64>>,
+}
+
+/// What a measured loop produced.
+struct Measured {
+    total_ns: u128,
+    cpu: (i64, i64),
+    samples: Option<Vec<u64>>,
+}
+
+/// Everything a spawn needs, prepared before the clock starts.
+struct Ctx {
+    runner: Runner,
+    argv: Vec<OsString>,
+    set_env: bool,
+    /// command-fds sources (CLOEXEC, all >= 3 + K); empty for other runners
+    fd_sources: Vec<OwnedFd>,
+}
+
+/// Reports a failure and exits 1, after reaping every child still around.
+fn fail(runner: Runner, step: &str, err: impl std::fmt::Display) -> ! {
+    eprintln!("{}: {step}: {err}", runner.name());
+    // SAFETY: waitpid with a null status pointer is always sound.
+    while unsafe { libc::waitpid(-1, std::ptr::null_mut(), 0) } > 0
+        || io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+    {}
+    std::process::exit(1);
+}
+
+fn check_status(runner: Runner, status: io::Result<ExitStatus>) {
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => fail(runner, "wait", format!("child {s}")),
+        Err(e) => fail(runner, "wait", e),
+    }
+}
+
+fn cpu_ns() -> (i64, i64) {
+    // SAFETY: getrusage only writes into the struct it is given.
+    let ru = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut ru);
+        ru
+    };
+    #[allow(clippy::unnecessary_cast)] // time_t is not i64 everywhere
+    let ns = |tv: libc::timeval| tv.tv_sec as i64 * 1_000_000_000 + tv.tv_usec as i64 * 1_000;
+    (ns(ru.ru_utime), ns(ru.ru_stime))
+}
+
+/// Opens K pipes and returns their read ends (CLOEXEC), moved to fds >= `min`.
+fn open_pipes(k: usize, min: RawFd) -> io::Result<Vec<OwnedFd>> {
+    (0..k)
+        .map(|_| {
+            let mut p = [0 as RawFd; 2];
+            // SAFETY: pipe2 fills the two-element array; we own both fds.
+            let (r, w) = unsafe {
+                if libc::pipe2(p.as_mut_ptr(), libc::O_CLOEXEC) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                (OwnedFd::from_raw_fd(p[0]), OwnedFd::from_raw_fd(p[1]))
+            };
+            drop(w);
+            dup_above(&r, min)
+        })
+        .collect()
+}
+
+/// fcntl(F_DUPFD_CLOEXEC): a new fd for the same file, numbered >= `min`.
+fn dup_above(fd: &OwnedFd, min: RawFd) -> io::Result<OwnedFd> {
+    // SAFETY: F_DUPFD_CLOEXEC returns a fresh fd that we then own.
+    unsafe {
+        let new = libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, min);
+        if new < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(OwnedFd::from_raw_fd(new))
+    }
+}
+
+/// For std and tokio: K pipe read ends at fds 3..3+K of the peer, without
+/// CLOEXEC, so every child inherits them at those numbers. Leaked on purpose.
+fn place_inherited_fds(runner: Runner, k: usize) -> io::Result<()> {
+    let top = 3 + k as RawFd;
+    for fd in 3..top {
+        // SAFETY: F_GETFD only queries the fd.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0 {
+            fail(
+                runner,
+                "extra-fds",
+                format!("fd {fd} is already open in the peer"),
+            );
+        }
+    }
+    for (i, src) in open_pipes(k, top)?.into_iter().enumerate() {
+        // SAFETY: dup2 onto a free fd; dup2 leaves the new fd without CLOEXEC.
+        if unsafe { libc::dup2(src.as_raw_fd(), 3 + i as RawFd) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+fn std_command(ctx: &Ctx) -> Command {
+    let mut cmd = Command::new(&ctx.argv[0]);
+    cmd.args(&ctx.argv[1..]);
+    if ctx.set_env {
+        cmd.env("FASTSPAWN_BENCH", "1");
+    }
+    cmd
+}
+
+fn spawn_std(ctx: &Ctx) -> io::Result<Child> {
+    match ctx.runner {
+        Runner::RustStd => std_command(ctx).spawn(),
+        Runner::RustStdPreExec => {
+            let mut cmd = std_command(ctx);
+            // SAFETY: the closure does nothing, which is async-signal-safe.
+            unsafe { cmd.pre_exec(|| Ok(())) };
+            cmd.spawn()
+        }
+        Runner::RustCommandFds => {
+            // FdMapping owns its parent fd, so each command gets its own dups
+            // (numbered >= 3 + K, so the child really dup2s every one).
+            // command-fds 0.3.3 installs its pre_exec in fd_mappings even for
+            // an empty Vec (map_fds returns early in the child), so K = 0
+            // still measures the pre_exec (fork) path.
+            let min = 3 + ctx.fd_sources.len() as RawFd;
+            let mappings = ctx
+                .fd_sources
+                .iter()
+                .enumerate()
+                .map(|(i, fd)| {
+                    Ok(FdMapping {
+                        parent_fd: dup_above(fd, min)?,
+                        child_fd: 3 + i as RawFd,
+                    })
+                })
+                .collect::<io::Result<Vec<_>>>()?;
+            let mut cmd = std_command(ctx);
+            cmd.fd_mappings(mappings).map_err(io::Error::other)?;
+            cmd.spawn()
+        }
+        _ => unreachable!("not a std runner"),
+    }
+}
+
+/// One measured loop for the synchronous std-based runners.
+fn run_std(ctx: &Ctx, args: &Args) -> Measured {
+    let spawn = || spawn_std(ctx).unwrap_or_else(|e| fail(ctx.runner, "spawn", e));
+    for _ in 0..args.warmup {
+        check_status(ctx.runner, spawn().wait());
+    }
+    let mut children = Vec::with_capacity(if args.mode == Mode::Spawn {
+        args.n as usize
+    } else {
+        0
+    });
+    let mut samples = args.samples.then(|| Vec::with_capacity(args.n as usize));
+
+    let cpu0 = cpu_ns();
+    let t0 = Instant::now();
+    let mut t = t0;
+    for _ in 0..args.n {
+        let mut child = spawn();
+        match args.mode {
+            Mode::Wait => check_status(ctx.runner, child.wait()),
+            Mode::Spawn => children.push(child),
+        }
+        if let Some(s) = samples.as_mut() {
+            let t1 = Instant::now();
+            s.push((t1 - t).as_nanos() as u64);
+            t = t1;
+        }
+    }
+    let total_ns = t0.elapsed().as_nanos();
+    let cpu1 = cpu_ns();
+
+    for mut child in children {
+        check_status(ctx.runner, child.wait());
+    }
+    Measured {
+        total_ns,
+        cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+        samples,
+    }
+}
+
+fn tokio_command(ctx: &Ctx) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(&ctx.argv[0]);
+    cmd.args(&ctx.argv[1..]);
+    if ctx.set_env {
+        cmd.env("FASTSPAWN_BENCH", "1");
+    }
+    cmd
+}
+
+/// A failed step inside a tokio task, reported once every task has finished
+/// (exiting from one task while others are mid-spawn would orphan children).
+type TaskError = (&'static str, String);
+
+async fn spawn_tokio(ctx: &Arc<Ctx>, blocking: bool) -> Result<tokio::process::Child, TaskError> {
+    let res = if blocking {
+        let ctx2 = Arc::clone(ctx);
+        tokio::task::spawn_blocking(move || tokio_command(&ctx2).spawn())
+            .await
+            .map_err(|e| ("spawn_blocking", e.to_string()))?
+    } else {
+        tokio_command(ctx).spawn()
+    };
+    res.map_err(|e| ("spawn", e.to_string()))
+}
+
+async fn wait_tokio(mut child: tokio::process::Child) -> Result<(), TaskError> {
+    match child.wait().await {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(("wait", format!("child {s}"))),
+        Err(e) => Err(("wait", e.to_string())),
+    }
+}
+
+/// What one or more tasks produced: unwaited children, samples, first error.
+#[derive(Default)]
+struct TaskOut {
+    children: Vec<tokio::process::Child>,
+    samples: Vec<u64>,
+    error: Option<TaskError>,
+}
+
+/// One task's share: `count` spawns, each awaited if `wait`, else returned.
+async fn tokio_task(
+    ctx: Arc<Ctx>,
+    blocking: bool,
+    count: u64,
+    wait: bool,
+    want_samples: bool,
+) -> TaskOut {
+    let mut out = TaskOut::default();
+    let mut t = Instant::now();
+    for _ in 0..count {
+        let child = match spawn_tokio(&ctx, blocking).await {
+            Ok(child) => child,
+            Err(e) => {
+                return TaskOut {
+                    error: Some(e),
+                    ..out
+                };
+            }
+        };
+        if wait {
+            if let Err(e) = wait_tokio(child).await {
+                return TaskOut {
+                    error: Some(e),
+                    ..out
+                };
+            }
+        } else {
+            out.children.push(child);
+        }
+        if want_samples {
+            let t1 = Instant::now();
+            out.samples.push((t1 - t).as_nanos() as u64);
+            t = t1;
+        }
+    }
+    out
+}
+
+/// `total` spawns split over `tasks` tokio tasks; returns after all finish.
+async fn tokio_round(
+    ctx: &Arc<Ctx>,
+    blocking: bool,
+    tasks: u64,
+    total: u64,
+    wait: bool,
+    want_samples: bool,
+) -> TaskOut {
+    let handles: Vec<_> = (0..tasks)
+        .map(|i| {
+            let count = total / tasks + u64::from(i < total % tasks);
+            tokio::spawn(tokio_task(
+                Arc::clone(ctx),
+                blocking,
+                count,
+                wait,
+                want_samples,
+            ))
+        })
+        .collect();
+    let mut all = TaskOut::default();
+    for h in handles {
+        let out = h.await.unwrap_or_else(|e| TaskOut {
+            error: Some(("task", e.to_string())),
+            ..Default::default()
+        });
+        all.children.extend(out.children);
+        all.samples.extend(out.samples);
+        all.error = all.error.or(out.error);
+    }
+    all
+}
+
+/// Waits for every child; fails (after reaping them all) if anything failed.
+async fn reap_tokio(ctx: &Ctx, out: TaskOut) {
+    let mut error = out.error;
+    for child in out.children {
+        if let Err(e) = wait_tokio(child).await {
+            error = error.or(Some(e));
+        }
+    }
+    if let Some((step, msg)) = error {
+        fail(ctx.runner, step, msg);
+    }
+}
+
+fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
+    let runner = ctx.runner;
+    let async_mode = args.async_mode.unwrap_or(AsyncMode::Current);
+    let rt = match async_mode {
+        AsyncMode::Current | AsyncMode::CurrentBlocking => {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+        }
+        AsyncMode::Multi(workers) => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(workers)
+            .enable_all()
+            .build(),
+    }
+    .unwrap_or_else(|e| fail(runner, "runtime", e));
+    let blocking = async_mode == AsyncMode::CurrentBlocking;
+    let tasks = match async_mode {
+        AsyncMode::Multi(workers) => workers as u64,
+        _ => 1,
+    };
+    let ctx = Arc::new(ctx);
+    rt.block_on(async {
+        let warm = tokio_round(&ctx, blocking, tasks, args.warmup, true, false).await;
+        reap_tokio(&ctx, warm).await;
+
+        let cpu0 = cpu_ns();
+        let t0 = Instant::now();
+        let wait = args.mode == Mode::Wait;
+        let mut out = tokio_round(&ctx, blocking, tasks, args.n, wait, args.samples).await;
+        let total_ns = t0.elapsed().as_nanos();
+        let cpu1 = cpu_ns();
+
+        let samples = std::mem::take(&mut out.samples);
+        reap_tokio(&ctx, out).await;
+        Measured {
+            total_ns,
+            cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+            samples: args.samples.then_some(samples),
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------
+// fastspawn runners: ADDED BY THE CORE LIBRARY. Replace the body of this
+// function (and the error below) with the fastspawn-* implementations once
+// the crate is a dependency of this package.
+// ---------------------------------------------------------------------------
+fn run_fastspawn(ctx: Ctx, _args: &Args) -> Measured {
+    fail(
+        ctx.runner,
+        "setup",
+        "fastspawn runners are added by the core library",
+    )
+}
+
+fn main() {
+    let args = Args::parse();
+    let runner = args.runner;
+    if args.async_mode.is_some() && runner != Runner::RustTokio {
+        Args::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--async-mode applies only to async runners (rust-tokio)",
+            )
+            .exit();
+    }
+
+    // --rss-mib: make M MiB resident before anything else.
+    let mut rss = vec![0u8; args.rss_mib << 20];
+    for off in (0..rss.len()).step_by(4096) {
+        rss[off] = 1;
+    }
+    std::hint::black_box(&mut rss);
+
+    let k = args.extra_fds as usize;
+    let mut ctx = Ctx {
+        runner,
+        argv: args.child.clone(),
+        set_env: args.set_env,
+        fd_sources: Vec::new(),
+    };
+    match runner {
+        Runner::RustCommandFds => {
+            ctx.fd_sources =
+                open_pipes(k, 3 + k as RawFd).unwrap_or_else(|e| fail(runner, "pipe", e))
+        }
+        Runner::RustStd | Runner::RustStdPreExec | Runner::RustTokio => {
+            place_inherited_fds(runner, k).unwrap_or_else(|e| fail(runner, "extra-fds", e))
+        }
+        _ => {}
+    }
+
+    let measured = match runner {
+        Runner::RustStd | Runner::RustStdPreExec | Runner::RustCommandFds => run_std(&ctx, &args),
+        Runner::RustTokio => run_tokio(ctx, &args),
+        Runner::FastspawnAuto
+        | Runner::FastspawnClone3
+        | Runner::FastspawnCloneVfork
+        | Runner::FastspawnPosixSpawn
+        | Runner::FastspawnFork => run_fastspawn(ctx, &args),
+    };
+
+    let report = Report {
+        runner: runner.name(),
+        mode: match args.mode {
+            Mode::Wait => "wait",
+            Mode::Spawn => "spawn",
+        },
+        n: args.n,
+        total_ns: measured.total_ns,
+        cpu_user_ns: measured.cpu.0,
+        cpu_sys_ns: measured.cpu.1,
+        samples_ns: measured.samples,
+    };
+    let line = serde_json::to_string(&report).unwrap_or_else(|e| fail(runner, "json", e));
+    println!("{line}");
+    drop(rss);
+}

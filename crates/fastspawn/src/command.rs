@@ -1,0 +1,439 @@
+//! The `Command` builder: std's names and semantics, plus the options std
+//! can only offer through `pre_exec` (and therefore `fork`).
+//!
+//! A `Command` keeps what it prepared for its first spawn (argv, envp, the
+//! resolved executable, `/dev/null`) and reuses it for every later spawn;
+//! each builder method drops that cache, so a changed command is prepared
+//! anew. Builder methods never fail: a bad value (a NUL byte, two mappings
+//! to one child fd) is remembered and reported by the next spawn, before any
+//! process is created, as std does with NUL bytes.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::os::fd::{OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+
+use crate::child::{Child, ExitStatus, Output};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::prepare::Prepared;
+use crate::stdio::Stdio;
+
+/// A process resource limit, set in the child with `prlimit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resource {
+    /// `RLIMIT_AS`: address space size.
+    As,
+    /// `RLIMIT_CORE`: core file size.
+    Core,
+    /// `RLIMIT_CPU`: CPU seconds.
+    Cpu,
+    /// `RLIMIT_DATA`: data segment size.
+    Data,
+    /// `RLIMIT_FSIZE`: file size.
+    Fsize,
+    /// `RLIMIT_MEMLOCK`: locked memory.
+    Memlock,
+    /// `RLIMIT_MSGQUEUE`: POSIX message queue bytes.
+    Msgqueue,
+    /// `RLIMIT_NICE`: nice ceiling.
+    Nice,
+    /// `RLIMIT_NOFILE`: open file descriptors.
+    Nofile,
+    /// `RLIMIT_NPROC`: processes of the real user.
+    Nproc,
+    /// `RLIMIT_RSS`: resident set size.
+    Rss,
+    /// `RLIMIT_RTPRIO`: real-time priority ceiling.
+    Rtprio,
+    /// `RLIMIT_RTTIME`: real-time CPU microseconds.
+    Rttime,
+    /// `RLIMIT_SIGPENDING`: queued signals.
+    Sigpending,
+    /// `RLIMIT_STACK`: stack size.
+    Stack,
+}
+
+impl Resource {
+    pub(crate) fn raw(self) -> i32 {
+        (match self {
+            Resource::As => libc::RLIMIT_AS,
+            Resource::Core => libc::RLIMIT_CORE,
+            Resource::Cpu => libc::RLIMIT_CPU,
+            Resource::Data => libc::RLIMIT_DATA,
+            Resource::Fsize => libc::RLIMIT_FSIZE,
+            Resource::Memlock => libc::RLIMIT_MEMLOCK,
+            Resource::Msgqueue => libc::RLIMIT_MSGQUEUE,
+            Resource::Nice => libc::RLIMIT_NICE,
+            Resource::Nofile => libc::RLIMIT_NOFILE,
+            Resource::Nproc => libc::RLIMIT_NPROC,
+            Resource::Rss => libc::RLIMIT_RSS,
+            Resource::Rtprio => libc::RLIMIT_RTPRIO,
+            Resource::Rttime => libc::RLIMIT_RTTIME,
+            Resource::Sigpending => libc::RLIMIT_SIGPENDING,
+            Resource::Stack => libc::RLIMIT_STACK,
+        }) as i32
+    }
+}
+
+/// `RLIM_INFINITY` for [`Command::rlimit`].
+pub const RLIM_INFINITY: u64 = u64::MAX;
+
+/// The environment changes of a command.
+#[derive(Debug, Default)]
+pub(crate) struct EnvChanges {
+    pub clear: bool,
+    pub vars: BTreeMap<OsString, Option<OsString>>,
+}
+
+impl EnvChanges {
+    /// The child's `PATH` when the command decides it (`None` inside means
+    /// "no PATH"); `None` when the child inherits the parent's.
+    pub fn path(&self) -> Option<Option<&OsStr>> {
+        match self.vars.get(OsStr::new("PATH")) {
+            Some(value) => Some(value.as_deref()),
+            None if self.clear => Some(None),
+            None => None,
+        }
+    }
+
+    pub fn is_inherited(&self) -> bool {
+        !self.clear && self.vars.is_empty()
+    }
+}
+
+/// Options applied in the child between the clone and the `execve`.
+#[derive(Debug, Default)]
+pub(crate) struct ChildOptions {
+    pub setsid: bool,
+    pub pgroup: Option<i32>,
+    pub uid: Option<u32>,
+    pub gid: Option<u32>,
+    pub groups: Option<Vec<u32>>,
+    pub rlimits: Vec<(Resource, u64, u64)>,
+    pub pdeathsig: Option<i32>,
+    pub umask: Option<u32>,
+    pub cgroup: Option<OwnedFd>,
+    /// Signals blocked in the child (as a kernel sigset: bit `n-1` is signal `n`).
+    pub sigmask: u64,
+    /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
+    pub sigdefault: u64,
+}
+
+/// A process to start, shaped like [`std::process::Command`].
+///
+/// Every option is applied on the vfork path; see the crate documentation
+/// for the engines and what each costs.
+#[derive(Debug)]
+pub struct Command {
+    pub(crate) program: OsString,
+    /// `args[0]` is argv\[0\]: the program unless [`arg0`](Self::arg0) was set.
+    pub(crate) args: Vec<OsString>,
+    pub(crate) env: EnvChanges,
+    pub(crate) cwd: Option<PathBuf>,
+    pub(crate) stdin: Option<Stdio>,
+    pub(crate) stdout: Option<Stdio>,
+    pub(crate) stderr: Option<Stdio>,
+    /// `(child fd, parent fd)`, in the order given.
+    pub(crate) fds: Vec<(RawFd, OwnedFd)>,
+    pub(crate) opts: ChildOptions,
+    pub(crate) engine: Engine,
+    pub(crate) require_vfork: bool,
+    /// A problem found while building, reported by the next spawn.
+    pub(crate) invalid: Option<String>,
+    pub(crate) prepared: Option<Prepared>,
+}
+
+fn sigbit(signal: i32) -> u64 {
+    if (1..=64).contains(&signal) { 1u64 << (signal - 1) } else { 0 }
+}
+
+impl Command {
+    /// A command that runs `program`. A name without a `/` is looked up in
+    /// `PATH` (the child's, when the command sets one).
+    pub fn new<S: AsRef<OsStr>>(program: S) -> Command {
+        let program = program.as_ref().to_owned();
+        Command {
+            args: vec![program.clone()],
+            program,
+            env: EnvChanges::default(),
+            cwd: None,
+            stdin: None,
+            stdout: None,
+            stderr: None,
+            fds: Vec::new(),
+            opts: ChildOptions::default(),
+            engine: Engine::Auto,
+            require_vfork: false,
+            invalid: None,
+            prepared: None,
+        }
+    }
+
+    fn changed(&mut self) -> &mut Command {
+        self.prepared = None;
+        self
+    }
+
+    fn reject(&mut self, problem: String) -> &mut Command {
+        if self.invalid.is_none() {
+            self.invalid = Some(problem);
+        }
+        self.changed()
+    }
+
+    /// Adds an argument.
+    pub fn arg<S: AsRef<OsStr>>(&mut self, arg: S) -> &mut Command {
+        self.args.push(arg.as_ref().to_owned());
+        self.changed()
+    }
+
+    /// Adds arguments.
+    pub fn args<I, S>(&mut self, args: I) -> &mut Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args.extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self.changed()
+    }
+
+    /// Sets argv\[0\], which defaults to the program as given.
+    pub fn arg0<S: AsRef<OsStr>>(&mut self, arg: S) -> &mut Command {
+        self.args[0] = arg.as_ref().to_owned();
+        self.changed()
+    }
+
+    /// Sets an environment variable of the child.
+    pub fn env<K: AsRef<OsStr>, V: AsRef<OsStr>>(&mut self, key: K, val: V) -> &mut Command {
+        self.env.vars.insert(key.as_ref().to_owned(), Some(val.as_ref().to_owned()));
+        self.changed()
+    }
+
+    /// Sets several environment variables of the child.
+    pub fn envs<I, K, V>(&mut self, vars: I) -> &mut Command
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<OsStr>,
+        V: AsRef<OsStr>,
+    {
+        for (key, val) in vars {
+            self.env.vars.insert(key.as_ref().to_owned(), Some(val.as_ref().to_owned()));
+        }
+        self.changed()
+    }
+
+    /// Removes a variable from the child's environment.
+    pub fn env_remove<K: AsRef<OsStr>>(&mut self, key: K) -> &mut Command {
+        if self.env.clear {
+            self.env.vars.remove(key.as_ref());
+        } else {
+            self.env.vars.insert(key.as_ref().to_owned(), None);
+        }
+        self.changed()
+    }
+
+    /// Starts the child with an empty environment (plus what `env` sets later).
+    pub fn env_clear(&mut self) -> &mut Command {
+        self.env.clear = true;
+        self.env.vars.clear();
+        self.changed()
+    }
+
+    /// Sets the child's working directory. A relative program path is then
+    /// relative to it, as with std.
+    pub fn current_dir<P: AsRef<Path>>(&mut self, dir: P) -> &mut Command {
+        self.cwd = Some(dir.as_ref().to_owned());
+        self.changed()
+    }
+
+    /// Sets the child's stdin (default: inherit; `null` for `output`).
+    pub fn stdin<T: Into<Stdio>>(&mut self, cfg: T) -> &mut Command {
+        self.stdin = Some(cfg.into());
+        self.changed()
+    }
+
+    /// Sets the child's stdout (default: inherit; `piped` for `output`).
+    pub fn stdout<T: Into<Stdio>>(&mut self, cfg: T) -> &mut Command {
+        self.stdout = Some(cfg.into());
+        self.changed()
+    }
+
+    /// Sets the child's stderr (default: inherit; `piped` for `output`).
+    pub fn stderr<T: Into<Stdio>>(&mut self, cfg: T) -> &mut Command {
+        self.stderr = Some(cfg.into());
+        self.changed()
+    }
+
+    /// Makes `parent_fd` the child's fd `child_fd`. Mappings may form swaps
+    /// and cycles (child 3 from parent 4 and child 4 from parent 3 at once).
+    /// Mapping to 0, 1 or 2 replaces that stream and conflicts with setting
+    /// it with `stdin`/`stdout`/`stderr`. Two mappings to one child fd are an
+    /// `InvalidInput` error. The command keeps `parent_fd` open and dups it
+    /// into every child it starts.
+    ///
+    /// In the child every fd that is neither mapped nor stdio is closed.
+    pub fn fd(&mut self, child_fd: RawFd, parent_fd: impl Into<OwnedFd>) -> &mut Command {
+        let parent_fd = parent_fd.into();
+        if child_fd < 0 {
+            return self.reject(format!("child fd {child_fd} is negative"));
+        }
+        if self.fds.iter().any(|(fd, _)| *fd == child_fd) {
+            return self.reject(format!("child fd {child_fd} is mapped twice"));
+        }
+        self.fds.push((child_fd, parent_fd));
+        self.changed()
+    }
+
+    /// Makes the child the leader of a new session (`setsid`).
+    pub fn setsid(&mut self, on: bool) -> &mut Command {
+        self.opts.setsid = on;
+        self.changed()
+    }
+
+    /// Puts the child in process group `pgroup`; 0 makes a new group whose id
+    /// is the child's pid (as `std::os::unix::process::CommandExt::process_group`).
+    pub fn process_group(&mut self, pgroup: i32) -> &mut Command {
+        self.opts.pgroup = Some(pgroup);
+        self.changed()
+    }
+
+    /// Runs the child as user `id` (`setuid`, applied after `gid` and `groups`).
+    pub fn uid(&mut self, id: u32) -> &mut Command {
+        self.opts.uid = Some(id);
+        self.changed()
+    }
+
+    /// Runs the child with group `id` (`setgid`).
+    pub fn gid(&mut self, id: u32) -> &mut Command {
+        self.opts.gid = Some(id);
+        self.changed()
+    }
+
+    /// Sets the child's supplementary groups (`setgroups`).
+    pub fn groups(&mut self, groups: &[u32]) -> &mut Command {
+        self.opts.groups = Some(groups.to_vec());
+        self.changed()
+    }
+
+    /// Sets a resource limit of the child. Use [`RLIM_INFINITY`] for "none".
+    pub fn rlimit(&mut self, resource: Resource, soft: u64, hard: u64) -> &mut Command {
+        if soft > hard {
+            return self.reject(format!(
+                "rlimit {resource:?}: soft limit {soft} is above the hard limit {hard}"
+            ));
+        }
+        self.opts.rlimits.retain(|(r, _, _)| *r != resource);
+        self.opts.rlimits.push((resource, soft, hard));
+        self.changed()
+    }
+
+    /// The child gets `signal` when the thread that spawned it exits
+    /// (`PR_SET_PDEATHSIG`; the kernel ties it to the thread, not the
+    /// process). If the parent is already gone when the child sets it up,
+    /// the child does not run the program.
+    pub fn pdeathsig(&mut self, signal: i32) -> &mut Command {
+        if !(1..=64).contains(&signal) {
+            return self.reject(format!("pdeathsig: {signal} is not a signal number"));
+        }
+        self.opts.pdeathsig = Some(signal);
+        self.changed()
+    }
+
+    /// Sets the child's file mode creation mask.
+    pub fn umask(&mut self, mode: u32) -> &mut Command {
+        if mode > 0o777 {
+            return self.reject(format!("umask {mode:o} has bits beyond 0o777"));
+        }
+        self.opts.umask = Some(mode);
+        self.changed()
+    }
+
+    /// Starts the child inside the cgroup2 directory `dir` (an fd opened on
+    /// it, e.g. `File::open("/sys/fs/cgroup/x")`). With `clone3` the kernel
+    /// places the child at creation (`CLONE_INTO_CGROUP`, Linux 5.7), so it
+    /// never runs outside; other engines move it by writing to
+    /// `cgroup.procs` before the `execve`.
+    pub fn cgroup(&mut self, dir: impl Into<OwnedFd>) -> &mut Command {
+        self.opts.cgroup = Some(dir.into());
+        self.changed()
+    }
+
+    /// Signals blocked in the child when the program starts (default: none,
+    /// whatever the spawning thread blocks).
+    pub fn signal_mask(&mut self, signals: &[i32]) -> &mut Command {
+        self.opts.sigmask = signals.iter().fold(0, |set, &s| set | sigbit(s));
+        self.changed()
+    }
+
+    /// Signals whose disposition is reset to the default in the child even
+    /// when the parent ignores them (`POSIX_SPAWN_SETSIGDEF`). `SIGPIPE` is
+    /// always reset, as std does; caught signals are reset by `execve`.
+    pub fn signal_default(&mut self, signals: &[i32]) -> &mut Command {
+        self.opts.sigdefault = signals.iter().fold(0, |set, &s| set | sigbit(s));
+        self.changed()
+    }
+
+    /// Chooses how the child is created (default [`Engine::Auto`]).
+    pub fn engine(&mut self, engine: Engine) -> &mut Command {
+        self.engine = engine;
+        self.changed()
+    }
+
+    /// With `true`, a spawn that could only be done with `fork` fails with
+    /// `ErrorKind::Unsupported` instead of forking.
+    pub fn require_vfork(&mut self, on: bool) -> &mut Command {
+        self.require_vfork = on;
+        self.changed()
+    }
+
+    /// The program, as given to [`new`](Self::new).
+    pub fn get_program(&self) -> &OsStr {
+        &self.program
+    }
+
+    /// The arguments after argv\[0\].
+    pub fn get_args(&self) -> impl ExactSizeIterator<Item = &OsStr> {
+        self.args[1..].iter().map(|a| a.as_os_str())
+    }
+
+    /// The explicit environment changes, sorted by key; `None` marks a
+    /// removed variable.
+    pub fn get_envs(&self) -> impl ExactSizeIterator<Item = (&OsStr, Option<&OsStr>)> {
+        self.env.vars.iter().map(|(k, v)| (k.as_os_str(), v.as_deref()))
+    }
+
+    /// The working directory set with [`current_dir`](Self::current_dir).
+    pub fn get_current_dir(&self) -> Option<&Path> {
+        self.cwd.as_deref()
+    }
+
+    /// The engine set with [`engine`](Self::engine).
+    pub fn get_engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Starts the child. Streams not configured are inherited.
+    pub fn spawn(&mut self) -> Result<Child> {
+        crate::spawn::spawn(self, Defaults::Inherit)
+    }
+
+    /// Runs the child to its end and collects its stdout and stderr (piped
+    /// unless configured; stdin is `/dev/null` unless configured).
+    pub fn output(&mut self) -> Result<Output> {
+        crate::spawn::spawn(self, Defaults::Output)?.wait_with_output()
+    }
+
+    /// Runs the child to its end and returns how it exited.
+    pub fn status(&mut self) -> Result<ExitStatus> {
+        crate::spawn::spawn(self, Defaults::Inherit)?.wait()
+    }
+}
+
+/// What unconfigured streams become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Defaults {
+    Inherit,
+    Output,
+}

@@ -1,0 +1,64 @@
+//! Start processes on Linux without `fork`.
+//!
+//! `fastspawn::Command` has the names and semantics of
+//! [`std::process::Command`], and adds the options that make std (and most
+//! runtimes) fall back to `fork`: fd mapping, uid/gid/groups, rlimits,
+//! pdeathsig, umask, setsid, process groups and cgroup placement. All of them
+//! are applied by a child created with `clone3(CLONE_VM|CLONE_VFORK)`, which
+//! shares the parent's memory instead of copying its page tables, so the cost
+//! of a spawn does not grow with the parent's size.
+//!
+//! ```no_run
+//! use fastspawn::{Command, Stdio};
+//!
+//! let out = Command::new("ls")
+//!     .arg("-l")
+//!     .current_dir("/tmp")
+//!     .setsid(true)
+//!     .stderr(Stdio::null())
+//!     .output()?;
+//! assert!(out.status.success());
+//! # Ok::<(), fastspawn::Error>(())
+//! ```
+//!
+//! # What a spawn costs
+//!
+//! A `Command` prepares its argv, envp and resolved executable on its first
+//! spawn and reuses them: a second spawn of the same command allocates only
+//! the pipes it asks for. Environment overrides are merged in one pass over
+//! the parent's environment, without sorting it. A bare program name is
+//! resolved once per `(name, PATH)` and cached, so it costs no failed
+//! `execve` per PATH entry.
+//!
+//! # Engines
+//!
+//! See [`Engine`]. [`Child::engine`] tells which one started a child, and
+//! [`Command::require_vfork`] turns a fall-back to `fork` into an error.
+//!
+//! # Differences from std
+//!
+//! - Every fd that is not stdio and not mapped with [`Command::fd`] is closed
+//!   in the child, whether or not it has `FD_CLOEXEC`.
+//! - Spawning returns [`Error`], which converts into `io::Error` and names
+//!   the program and the failing step.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod child;
+mod command;
+mod engine;
+mod error;
+mod fdplan;
+mod path;
+mod prepare;
+mod spawn;
+mod stdio;
+#[allow(unsafe_code)]
+mod sys;
+
+pub use child::{Child, ExitStatus, Output};
+pub use command::{Command, RLIM_INFINITY, Resource};
+pub use engine::Engine;
+pub use error::{Error, Result, Step};
+pub use stdio::{ChildStderr, ChildStdin, ChildStdout, Stdio};

@@ -1,0 +1,227 @@
+//! What a command computes once and reuses for every spawn: argv, envp, the
+//! resolved executable, the working directory as a C string, `/dev/null`,
+//! and the credential and rlimit arrays in the kernel's shapes.
+//!
+//! A prepared command is rebuilt when the command changes (every builder
+//! method drops it) and when it depends on the parent's environment (an
+//! inherited PATH for a bare name, or variables merged into overrides) and
+//! that environment changed since; the check is a pointer walk over
+//! `environ`, not a string comparison.
+
+use std::ffi::{CStr, CString, OsStr, OsString};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+
+use crate::command::Command;
+use crate::error::{Error, Result, Step};
+use crate::path;
+use crate::sys::child::Rlimit64;
+use crate::sys::cstr::CStringArray;
+use crate::sys::env;
+
+/// The child's environment.
+#[derive(Debug)]
+pub(crate) enum Envp {
+    /// The parent's `environ`, read at spawn time.
+    Inherit,
+    /// A merged copy.
+    Built(CStringArray),
+}
+
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    pub argv: CStringArray,
+    pub envp: Envp,
+    /// The file to `execve`.
+    pub exe: CString,
+    /// Set when `exe` came from a PATH search (and so may be cached).
+    pub searched_path: Option<Option<OsString>>,
+    pub cwd: Option<CString>,
+    pub groups: Option<Vec<u32>>,
+    pub rlimits: Vec<(i32, Rlimit64)>,
+    /// The parent environment's fingerprint this depends on, if any.
+    pub parent_env: Option<u64>,
+    devnull: Option<OwnedFd>,
+}
+
+impl Prepared {
+    /// `/dev/null`, opened on first use and kept.
+    pub(crate) fn devnull(&mut self) -> std::io::Result<BorrowedFd<'_>> {
+        if self.devnull.is_none() {
+            let fd = rustix::fs::open(
+                c"/dev/null",
+                rustix::fs::OFlags::RDWR | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::Mode::empty(),
+            )?;
+            self.devnull = Some(fd);
+        }
+        Ok(self.devnull.as_ref().map(|fd| fd.as_fd()).expect("opened above"))
+    }
+
+    pub(crate) fn envp_ptr(&self) -> *const *const std::ffi::c_char {
+        match &self.envp {
+            Envp::Inherit => env::environ_ptr(),
+            Envp::Built(array) => array.as_ptr(),
+        }
+    }
+}
+
+fn cstring(program: &OsStr, what: &str, value: &OsStr) -> Result<CString> {
+    CString::new(value.as_bytes())
+        .map_err(|_| Error::invalid(program, format!("{what} {value:?} contains a NUL byte")))
+}
+
+/// Makes sure `cmd.prepared` is present and current.
+pub(crate) fn refresh(cmd: &mut Command) -> Result<()> {
+    if let Some(prepared) = &cmd.prepared {
+        match prepared.parent_env {
+            Some(fingerprint) if fingerprint != env::fingerprint() => {}
+            _ => return Ok(()),
+        }
+    }
+    // Keep /dev/null across rebuilds.
+    let devnull = cmd.prepared.take().and_then(|p| p.devnull);
+    let mut prepared = build(cmd)?;
+    prepared.devnull = devnull;
+    cmd.prepared = Some(prepared);
+    Ok(())
+}
+
+fn build(cmd: &Command) -> Result<Prepared> {
+    let program = cmd.program.as_os_str();
+    let exe_given = cstring(program, "the program", program)?;
+
+    let mut argv = CStringArray::with_capacity(cmd.args.len());
+    for arg in &cmd.args {
+        argv.push(cstring(program, "argument", arg)?);
+    }
+
+    let fingerprint = env::fingerprint();
+    let envp = if cmd.env.is_inherited() {
+        Envp::Inherit
+    } else {
+        Envp::Built(merge_env(cmd)?)
+    };
+
+    let cwd = match &cmd.cwd {
+        Some(dir) => Some(cstring(program, "the working directory", dir.as_os_str())?),
+        None => None,
+    };
+
+    let bare = !program.as_bytes().contains(&b'/');
+    let (exe, searched_path) = if bare {
+        let path_var = match cmd.env.path() {
+            Some(decided) => decided.map(OsStr::to_owned),
+            None => env::path_var(),
+        };
+        let exe = path::resolve(program, path_var.as_deref(), cmd.cwd.as_deref())
+            .map_err(|errno| Error::os(program, Step::Resolve, errno))?;
+        (exe, Some(path_var))
+    } else {
+        (exe_given, None)
+    };
+
+    let depends_on_parent =
+        !cmd.env.clear && (!cmd.env.is_inherited() || (bare && cmd.env.path().is_none()));
+
+    Ok(Prepared {
+        argv,
+        envp,
+        exe,
+        searched_path,
+        cwd,
+        groups: cmd.opts.groups.clone(),
+        rlimits: cmd
+            .opts
+            .rlimits
+            .iter()
+            .map(|&(resource, cur, max)| (resource.raw(), Rlimit64 { cur, max }))
+            .collect(),
+        parent_env: depends_on_parent.then_some(fingerprint),
+        devnull: None,
+    })
+}
+
+/// The parent's environment minus overridden or removed keys, then the
+/// overrides: one pass, in the parent's order, no sorting.
+fn merge_env(cmd: &Command) -> Result<CStringArray> {
+    let program = cmd.program.as_os_str();
+    let vars = &cmd.env.vars;
+    let mut out = CStringArray::with_capacity(64 + vars.len());
+    if !cmd.env.clear {
+        env::for_each(|entry: &CStr| {
+            let bytes = entry.to_bytes();
+            // A leading '=' belongs to the key (as glibc's getenv reads it).
+            let split = bytes.iter().skip(1).position(|&b| b == b'=').map_or(bytes.len(), |i| i + 1);
+            if !vars.contains_key(OsStr::from_bytes(&bytes[..split])) {
+                out.push(entry.to_owned());
+            }
+        });
+    }
+    for (key, value) in vars {
+        if let Some(value) = value {
+            let key_c = cstring(program, "environment variable", key)?;
+            let value_c = cstring(program, "the value of environment variable", value)?;
+            let mut entry = Vec::with_capacity(key.len() + value.len() + 2);
+            entry.extend_from_slice(key_c.as_bytes());
+            entry.push(b'=');
+            entry.extend_from_slice(value_c.as_bytes_with_nul());
+            out.push(CString::from_vec_with_nul(entry).expect("checked for NUL above"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_of(cmd: &mut Command) -> Vec<String> {
+        refresh(cmd).unwrap();
+        match &cmd.prepared.as_ref().unwrap().envp {
+            Envp::Inherit => panic!("expected a built environment"),
+            Envp::Built(array) => array.iter().map(|s| s.to_string_lossy().into_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn overrides_replace_and_remove_in_one_pass() {
+        let mut cmd = Command::new("/bin/true");
+        cmd.env("PATH", "/x").env_remove("HOME").env("FASTSPAWN_NEW", "1");
+        let env = env_of(&mut cmd);
+        assert_eq!(env.iter().filter(|e| e.starts_with("PATH=")).count(), 1);
+        assert!(env.contains(&"PATH=/x".to_string()));
+        assert!(env.contains(&"FASTSPAWN_NEW=1".to_string()));
+        assert!(!env.iter().any(|e| e.starts_with("HOME=")));
+        let parent_count = std::env::vars_os().filter(|(k, _)| k != "PATH" && k != "HOME").count();
+        assert_eq!(env.len(), parent_count + 2);
+    }
+
+    #[test]
+    fn env_clear_keeps_only_overrides_and_does_not_watch_the_parent() {
+        let mut cmd = Command::new("/bin/true");
+        cmd.env_clear().env("A", "1");
+        assert_eq!(env_of(&mut cmd), vec!["A=1".to_string()]);
+        assert_eq!(cmd.prepared.as_ref().unwrap().parent_env, None);
+    }
+
+    #[test]
+    fn prepared_state_is_reused_until_the_command_changes() {
+        let mut cmd = Command::new("sh");
+        refresh(&mut cmd).unwrap();
+        let first = cmd.prepared.as_ref().unwrap().argv.as_ptr();
+        refresh(&mut cmd).unwrap();
+        assert_eq!(cmd.prepared.as_ref().unwrap().argv.as_ptr(), first);
+        cmd.arg("-c");
+        assert!(cmd.prepared.is_none());
+    }
+
+    #[test]
+    fn nul_bytes_are_invalid_input() {
+        let mut cmd = Command::new("/bin/true");
+        cmd.arg("a\0b");
+        let err = refresh(&mut cmd).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("NUL"), "{err}");
+    }
+}

@@ -1,0 +1,374 @@
+//! One spawn, from a prepared command to a running [`Child`]: set up stdio,
+//! plan the fds, pick the engine, create the child, and turn a failure in
+//! the child into an [`Error`] after reaping it.
+//!
+//! Per spawn, the parent allocates only the small fd plan; everything that
+//! depends on the command alone comes from [`Prepared`](crate::prepare::Prepared).
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::sync::atomic::Ordering;
+
+use crate::child::Child;
+use crate::command::{Command, Defaults};
+use crate::engine::{self, Engine};
+use crate::error::{Error, Result, Step};
+use crate::fdplan;
+use crate::path;
+use crate::prepare::{self, Prepared};
+use crate::stdio::{ChildStderr, ChildStdin, ChildStdout, StdioKind};
+use crate::sys::child::{ChildPlan, ErrorSlot, step};
+use crate::sys::clone::Spawned;
+use crate::sys::{self, wait};
+
+/// The parent's ends of the pipes of one spawn.
+#[derive(Default)]
+struct ParentEnds {
+    stdin: Option<OwnedFd>,
+    stdout: Option<OwnedFd>,
+    stderr: Option<OwnedFd>,
+}
+
+pub(crate) fn spawn(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
+    let program = cmd.program.clone();
+    if let Some(problem) = &cmd.invalid {
+        return Err(Error::invalid(&program, problem.clone()));
+    }
+    prepare::refresh(cmd)?;
+    match spawn_prepared(cmd, defaults) {
+        // A cached PATH resolution that went stale: resolve again, once.
+        Err(err) if is_stale_resolution(cmd, &err) => {
+            let searched = cmd.prepared.as_ref().and_then(|p| p.searched_path.clone());
+            if let Some(path_var) = searched {
+                path::forget(&program, path_var.as_deref());
+            }
+            cmd.prepared = None;
+            prepare::refresh(cmd)?;
+            spawn_prepared(cmd, defaults)
+        }
+        other => other,
+    }
+}
+
+fn is_stale_resolution(cmd: &Command, err: &Error) -> bool {
+    *err.step() == Step::Exec
+        && matches!(err.raw_os_error(), Some(libc::ENOENT | libc::ENOTDIR | libc::EACCES))
+        && cmd.prepared.as_ref().is_some_and(|p| p.searched_path.is_some())
+}
+
+fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
+    let program = cmd.program.as_os_str();
+    let Command { prepared, stdin, stdout, stderr, fds, opts, engine, require_vfork, cwd, .. } =
+        cmd;
+    let prepared = prepared.as_mut().expect("refreshed by the caller");
+
+    // Stdio: targets for the child, ends for the parent.
+    let mut targets: Vec<(i32, i32)> = Vec::with_capacity(fds.len() + 3);
+    let mut keep: Vec<i32> = Vec::with_capacity(4);
+    let mut ends = ParentEnds::default();
+    let mut child_ends: Vec<OwnedFd> = Vec::with_capacity(3);
+    let configs = [stdin.as_ref(), stdout.as_ref(), stderr.as_ref()];
+    for (fd, config) in configs.into_iter().enumerate() {
+        let fd = fd as i32;
+        let mapped = fds.iter().any(|(child_fd, _)| *child_fd == fd);
+        if mapped {
+            if config.is_some() {
+                return Err(Error::invalid(
+                    program,
+                    format!("fd {fd} is both mapped with fd() and set as a standard stream"),
+                ));
+            }
+            continue;
+        }
+        let kind = match (config, defaults) {
+            (Some(stdio), _) => StdioRef::from(&stdio.0),
+            (None, Defaults::Inherit) => StdioRef::Inherit,
+            (None, Defaults::Output) if fd == 0 => StdioRef::Null,
+            (None, Defaults::Output) => StdioRef::Piped,
+        };
+        match kind {
+            StdioRef::Inherit => keep.push(fd),
+            StdioRef::Null => {
+                let null = prepared.devnull().map_err(|e| Error::io(program, Step::Stdio, e))?;
+                targets.push((fd, null.as_raw_fd()));
+            }
+            StdioRef::Fd(owned) => targets.push((fd, owned.as_raw_fd())),
+            StdioRef::Piped => {
+                let (read, write) =
+                    rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                        .map_err(|e| Error::io(program, Step::Stdio, e.into()))?;
+                let (child_end, parent_end) = if fd == 0 { (read, write) } else { (write, read) };
+                targets.push((fd, child_end.as_raw_fd()));
+                child_ends.push(child_end);
+                match fd {
+                    0 => ends.stdin = Some(parent_end),
+                    1 => ends.stdout = Some(parent_end),
+                    _ => ends.stderr = Some(parent_end),
+                }
+            }
+        }
+    }
+    targets.extend(fds.iter().map(|(child_fd, parent_fd)| (*child_fd, parent_fd.as_raw_fd())));
+
+    let order: &[Engine] = match *engine {
+        Engine::Auto => &Engine::ALL,
+        Engine::Clone3 => &[Engine::Clone3],
+        Engine::CloneVfork => &[Engine::CloneVfork],
+        Engine::PosixSpawn => &[Engine::PosixSpawn],
+        Engine::Fork => &[Engine::Fork],
+    };
+    let auto = *engine == Engine::Auto;
+    let cgroup = opts.cgroup.as_ref().map(|fd| fd.as_fd());
+    let mut last_refusal = None;
+    for &candidate in order {
+        if candidate == Engine::Fork && *require_vfork {
+            break;
+        }
+        match candidate {
+            Engine::Clone3 if !engine::clone3_usable(cgroup.is_some()) => {
+                if auto {
+                    continue;
+                }
+                return Err(Error::unsupported(program, "clone3 is not available on this kernel"));
+            }
+            Engine::PosixSpawn => {
+                if let Some(option) = posix_spawn_cannot(opts) {
+                    if auto {
+                        continue;
+                    }
+                    return Err(Error::unsupported(
+                        program,
+                        format!("the posix-spawn engine cannot apply {option}"),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        let attempt = Attempt {
+            program,
+            prepared,
+            targets: &targets,
+            keep: &keep,
+            opts,
+            cwd: cwd.as_deref(),
+            cgroup,
+        };
+        match attempt.run(candidate) {
+            Ok(spawned) => {
+                drop(child_ends);
+                return Ok(Child {
+                    stdin: ends.stdin.map(ChildStdin::new),
+                    stdout: ends.stdout.map(ChildStdout::new),
+                    stderr: ends.stderr.map(ChildStderr::new),
+                    program: program.to_owned(),
+                    pid: spawned.pid,
+                    pidfd: spawned.pidfd,
+                    status: None,
+                    engine: candidate,
+                });
+            }
+            Err(Failure::Refused(errno)) if auto && engine::is_refusal(errno) => {
+                if candidate == Engine::Clone3 {
+                    engine::note_clone3_refused(cgroup.is_some());
+                }
+                last_refusal = Some(errno);
+            }
+            Err(Failure::Refused(errno)) => return Err(Error::os(program, Step::Clone, errno)),
+            Err(Failure::Error(err)) => return Err(err),
+        }
+    }
+    let why = match last_refusal {
+        Some(errno) => format!(
+            "require_vfork is set and the kernel refused every vfork engine ({})",
+            io::Error::from_raw_os_error(errno)
+        ),
+        None => "require_vfork is set and this engine forks".to_string(),
+    };
+    Err(Error::unsupported(program, why))
+}
+
+/// A borrowed view of a stdio setting.
+enum StdioRef<'a> {
+    Inherit,
+    Null,
+    Piped,
+    Fd(&'a OwnedFd),
+}
+
+impl<'a> From<&'a StdioKind> for StdioRef<'a> {
+    fn from(kind: &'a StdioKind) -> StdioRef<'a> {
+        match kind {
+            StdioKind::Inherit => StdioRef::Inherit,
+            StdioKind::Null => StdioRef::Null,
+            StdioKind::Piped => StdioRef::Piped,
+            StdioKind::Fd(fd) => StdioRef::Fd(fd),
+        }
+    }
+}
+
+/// The first option `posix_spawn` has no attribute for.
+fn posix_spawn_cannot(opts: &crate::command::ChildOptions) -> Option<&'static str> {
+    if opts.uid.is_some() {
+        Some("uid")
+    } else if opts.gid.is_some() {
+        Some("gid")
+    } else if opts.groups.is_some() {
+        Some("groups")
+    } else if !opts.rlimits.is_empty() {
+        Some("rlimit")
+    } else if opts.umask.is_some() {
+        Some("umask")
+    } else if opts.pdeathsig.is_some() {
+        Some("pdeathsig")
+    } else if opts.cgroup.is_some() {
+        Some("cgroup")
+    } else {
+        None
+    }
+}
+
+enum Failure {
+    /// Creating the process failed: maybe the mechanism is unavailable.
+    Refused(i32),
+    /// Anything else, already described.
+    Error(Error),
+}
+
+struct Attempt<'a> {
+    program: &'a OsStr,
+    prepared: &'a Prepared,
+    targets: &'a [(i32, i32)],
+    keep: &'a [i32],
+    opts: &'a crate::command::ChildOptions,
+    cwd: Option<&'a std::path::Path>,
+    cgroup: Option<BorrowedFd<'a>>,
+}
+
+impl Attempt<'_> {
+    fn run(&self, engine: Engine) -> std::result::Result<Spawned, Failure> {
+        let program = self.program;
+        let fail = |step: Step, errno: i32| Failure::Error(Error::os(program, step, errno));
+
+        // Engine::Fork reports through a pipe whose write end must stay
+        // clear of every fd the plan writes.
+        let report = if engine == Engine::Fork {
+            let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                .map_err(|e| fail(Step::Clone, e.raw_os_error()))?;
+            let floor = self.targets.iter().map(|&(dst, _)| dst).max().unwrap_or(2) + 1;
+            let write = if write.as_raw_fd() < floor {
+                rustix::io::fcntl_dupfd_cloexec(&write, floor)
+                    .map_err(|e| fail(Step::Clone, e.raw_os_error()))?
+            } else {
+                write
+            };
+            Some((read, write))
+        } else {
+            None
+        };
+        let mut keep = self.keep.to_vec();
+        if let Some((_, write)) = &report {
+            keep.push(write.as_raw_fd());
+        }
+        let fd_plan = fdplan::plan(self.targets, &keep);
+
+        // Without CLONE_INTO_CGROUP the child joins by writing cgroup.procs.
+        let cgroup_procs = match (engine, self.cgroup) {
+            (Engine::Clone3, _) | (_, None) => None,
+            (_, Some(dir)) => Some(
+                rustix::fs::openat(
+                    dir,
+                    c"cgroup.procs",
+                    rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::CLOEXEC,
+                    rustix::fs::Mode::empty(),
+                )
+                .map_err(|e| fail(Step::Cgroup, e.raw_os_error()))?,
+            ),
+        };
+
+        let slot = ErrorSlot::default();
+        let plan = ChildPlan {
+            path: &self.prepared.exe,
+            argv: self.prepared.argv.as_ptr(),
+            envp: self.prepared.envp_ptr(),
+            cwd: self.prepared.cwd.as_deref(),
+            fd_ops: &fd_plan.ops,
+            close: &fd_plan.close,
+            close_range: engine::features().close_range,
+            nofile: nofile_limit(),
+            setsid: self.opts.setsid,
+            pgroup: self.opts.pgroup,
+            groups: self.prepared.groups.as_deref(),
+            gid: self.opts.gid,
+            uid: self.opts.uid,
+            umask: self.opts.umask,
+            rlimits: &self.prepared.rlimits,
+            cgroup_procs: cgroup_procs.as_ref().map(|fd| fd.as_raw_fd()),
+            pdeathsig: self.opts.pdeathsig.unwrap_or(0),
+            parent_pid: std::process::id() as i32,
+            reset_handlers: engine == Engine::CloneVfork,
+            sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
+            sigmask: self.opts.sigmask,
+            report: &slot,
+            report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
+        };
+
+        let spawned = match engine {
+            Engine::Clone3 => sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd())),
+            Engine::CloneVfork => sys::clone::clone_vfork(&plan, engine::features().pidfd),
+            Engine::PosixSpawn => sys::posix_spawn::spawn(&plan),
+            Engine::Fork => sys::fork::fork(&plan, report.expect("made above"), &slot),
+            Engine::Auto => unreachable!("Auto is resolved by the caller"),
+        }
+        .map_err(Failure::Refused)?;
+
+        let failed = slot.step.load(Ordering::Relaxed);
+        if failed == 0 {
+            return Ok(spawned);
+        }
+        // The child ran into an error and exited: reap it (posix_spawn
+        // already did, and left no pid), then report.
+        if spawned.pid > 0 {
+            let _ = wait::wait(spawned.pidfd.as_ref().map(|fd| fd.as_fd()), spawned.pid, false);
+        }
+        let errno = slot.errno.load(Ordering::Relaxed);
+        let mut step = self.child_step(failed);
+        // posix_spawn reports a failed chdir like a failed execve; when the
+        // directory is not there, that is what failed.
+        if engine == Engine::PosixSpawn && step == Step::Exec {
+            if let Some(dir) = self.cwd.filter(|dir| !dir.is_dir()) {
+                step = Step::Chdir(dir.to_owned());
+            }
+        }
+        Err(fail(step, errno))
+    }
+
+    fn child_step(&self, code: u32) -> Step {
+        match code {
+            step::SIGNALS => Step::Signals,
+            step::SETSID => Step::Setsid,
+            step::SETPGID => Step::Setpgid,
+            step::SETGROUPS => Step::Setgroups,
+            step::SETGID => Step::Setgid,
+            step::SETUID => Step::Setuid,
+            step::CHDIR => Step::Chdir(self.cwd.map(|p| p.to_owned()).unwrap_or_default()),
+            step::CGROUP => Step::Cgroup,
+            step::FDS => Step::Fds,
+            step::CLOSE_FDS => Step::CloseFds,
+            step::RLIMIT => Step::Rlimit,
+            step::PDEATHSIG => Step::Pdeathsig,
+            _ => Step::Exec,
+        }
+    }
+}
+
+/// The soft `RLIMIT_NOFILE`, bounding the one-by-one close fallback.
+fn nofile_limit() -> u32 {
+    if engine::features().close_range {
+        return u32::MAX;
+    }
+    match rustix::process::getrlimit(rustix::process::Resource::Nofile).current {
+        Some(limit) => limit.min(u32::MAX as u64) as u32,
+        None => 65536,
+    }
+}

@@ -1,0 +1,172 @@
+//! `Engine::PosixSpawn`: the C library's `posix_spawn`, driven by the same
+//! plan as the other engines, for comparison and as a fall-back where the
+//! kernel refuses both clones (a strict seccomp filter).
+//!
+//! `posix_spawn` has no attribute for uid, gid, groups, rlimits, umask,
+//! pdeathsig or cgroups; `spawn.rs` refuses those before coming here. The
+//! working directory and the closing of unmapped fds use glibc extensions
+//! (`addchdir_np` 2.29, `addclosefrom_np` 2.34) looked up at run time, so
+//! the library does not require a recent glibc to load.
+//!
+//! # Safety
+//!
+//! The attribute and file-action objects are initialised before use and
+//! destroyed on every path by guards; the strings and arrays passed to
+//! `posix_spawn` are the prepared ones, alive for the whole call.
+
+use std::ffi::{CStr, c_char, c_int, c_void};
+use std::mem::MaybeUninit;
+use std::sync::OnceLock;
+
+use super::child::{ChildPlan, FdOp};
+use super::clone::Spawned;
+
+type AddChdir = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, *const c_char) -> c_int;
+type AddClosefrom = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, c_int) -> c_int;
+
+struct Extensions {
+    addchdir: Option<AddChdir>,
+    addclosefrom: Option<AddClosefrom>,
+}
+
+fn extensions() -> &'static Extensions {
+    static EXT: OnceLock<Extensions> = OnceLock::new();
+    EXT.get_or_init(|| {
+        let find = |name: &CStr| {
+            // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name.
+            let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+            (!sym.is_null()).then_some(sym)
+        };
+        Extensions {
+            // SAFETY: glibc's documented signatures for these symbols.
+            addchdir: find(c"posix_spawn_file_actions_addchdir_np")
+                .map(|sym| unsafe { std::mem::transmute::<*mut c_void, AddChdir>(sym) }),
+            // SAFETY: as above.
+            addclosefrom: find(c"posix_spawn_file_actions_addclosefrom_np")
+                .map(|sym| unsafe { std::mem::transmute::<*mut c_void, AddClosefrom>(sym) }),
+        }
+    })
+}
+
+struct Actions(libc::posix_spawn_file_actions_t);
+
+impl Drop for Actions {
+    fn drop(&mut self) {
+        // SAFETY: initialised in `spawn` before the guard was made.
+        unsafe { libc::posix_spawn_file_actions_destroy(&mut self.0) };
+    }
+}
+
+struct Attr(libc::posix_spawnattr_t);
+
+impl Drop for Attr {
+    fn drop(&mut self) {
+        // SAFETY: initialised in `spawn` before the guard was made.
+        unsafe { libc::posix_spawnattr_destroy(&mut self.0) };
+    }
+}
+
+fn check(ret: c_int) -> Result<(), i32> {
+    if ret == 0 { Ok(()) } else { Err(ret) }
+}
+
+fn sigset(bits: u64) -> libc::sigset_t {
+    // SAFETY: sigemptyset initialises the set; sigaddset on valid numbers.
+    unsafe {
+        let mut set = MaybeUninit::<libc::sigset_t>::uninit();
+        libc::sigemptyset(set.as_mut_ptr());
+        let mut set = set.assume_init();
+        for signal in 1..=64 {
+            if bits & (1u64 << (signal - 1)) != 0 {
+                libc::sigaddset(&mut set, signal);
+            }
+        }
+        set
+    }
+}
+
+pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
+    let ext = extensions();
+    // SAFETY: init fills the objects; the guards destroy them.
+    let mut actions = unsafe {
+        let mut raw = MaybeUninit::uninit();
+        check(libc::posix_spawn_file_actions_init(raw.as_mut_ptr()))?;
+        Actions(raw.assume_init())
+    };
+    // SAFETY: as above.
+    let mut attr = unsafe {
+        let mut raw = MaybeUninit::uninit();
+        check(libc::posix_spawnattr_init(raw.as_mut_ptr()))?;
+        Attr(raw.assume_init())
+    };
+
+    let mut flags = (libc::POSIX_SPAWN_SETSIGMASK | libc::POSIX_SPAWN_SETSIGDEF) as libc::c_short;
+    if plan.setsid {
+        flags |= libc::POSIX_SPAWN_SETSID as libc::c_short;
+    }
+    if plan.pgroup.is_some() {
+        flags |= libc::POSIX_SPAWN_SETPGROUP as libc::c_short;
+    }
+    // SAFETY: attr is initialised; the sets are plain values copied in.
+    unsafe {
+        check(libc::posix_spawnattr_setflags(&mut attr.0, flags))?;
+        check(libc::posix_spawnattr_setsigmask(&mut attr.0, &sigset(plan.sigmask)))?;
+        check(libc::posix_spawnattr_setsigdefault(&mut attr.0, &sigset(plan.sigdefault)))?;
+        if let Some(pgroup) = plan.pgroup {
+            check(libc::posix_spawnattr_setpgroup(&mut attr.0, pgroup))?;
+        }
+    }
+
+    if let Some(cwd) = plan.cwd {
+        let addchdir = ext.addchdir.ok_or(libc::ENOSYS)?;
+        // SAFETY: actions initialised; cwd is a live C string (glibc copies it).
+        check(unsafe { addchdir(&mut actions.0, cwd.as_ptr()) })?;
+    }
+    for op in plan.fd_ops {
+        // SAFETY: actions initialised; fds are plain integers.
+        check(unsafe {
+            match *op {
+                FdOp::Dup { src, dst } | FdOp::Park { src, dst } => {
+                    libc::posix_spawn_file_actions_adddup2(&mut actions.0, src, dst)
+                }
+                // dup2 onto itself clears close-on-exec (POSIX 2017, glibc 2.29).
+                FdOp::Keep { fd } => libc::posix_spawn_file_actions_adddup2(&mut actions.0, fd, fd),
+            }
+        })?;
+    }
+    for &(first, last) in plan.close {
+        if last == u32::MAX {
+            if let Some(closefrom) = ext.addclosefrom {
+                // SAFETY: actions initialised.
+                check(unsafe { closefrom(&mut actions.0, first as c_int) })?;
+            }
+            continue;
+        }
+        for fd in first..=last {
+            // SAFETY: actions initialised; closing an unused fd is ignored by glibc.
+            check(unsafe { libc::posix_spawn_file_actions_addclose(&mut actions.0, fd as c_int) })?;
+        }
+    }
+
+    let mut pid: libc::pid_t = 0;
+    // SAFETY: every pointer is live for the call; argv and envp are
+    // NULL-terminated arrays of C strings prepared by the caller.
+    let ret = unsafe {
+        libc::posix_spawn(
+            &mut pid,
+            plan.path.as_ptr(),
+            &actions.0,
+            &attr.0,
+            plan.argv as *const *mut c_char,
+            plan.envp as *const *mut c_char,
+        )
+    };
+    if ret != 0 {
+        // posix_spawn does not tell the clone's errors from the child's;
+        // either way glibc has reaped the child already (pid stays 0).
+        plan.report.step.store(super::child::step::EXEC, std::sync::atomic::Ordering::Relaxed);
+        plan.report.errno.store(ret, std::sync::atomic::Ordering::Relaxed);
+        return Ok(Spawned { pid: 0, pidfd: None });
+    }
+    Ok(Spawned { pid, pidfd: super::wait::pidfd_open(pid) })
+}
