@@ -1,6 +1,7 @@
 //! fastspawn bench peer for Rust (see docs/peer-protocol.md).
 //!
-//! Runners, each building one command per spawn as Rust programs do:
+//! Runners (the synchronous ones build their command once and spawn it N
+//! times; tokio builds one per spawn, as async code does):
 //! - `rust-std`: `std::process::Command::spawn`, which takes glibc's
 //!   posix_spawn path when nothing forces it off.
 //! - `rust-std-pre-exec`: the same plus a no-op `pre_exec` closure, which
@@ -22,7 +23,7 @@ use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, ExitStatus};
+use std::process::{Command, ExitStatus};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -55,6 +56,10 @@ impl Runner {
         Runner::FastspawnPosixSpawn,
         Runner::FastspawnFork,
     ];
+
+    fn is_fastspawn(self) -> bool {
+        self.name().starts_with("fastspawn-")
+    }
 
     fn name(self) -> &'static str {
         match self {
@@ -134,6 +139,9 @@ struct Args {
     /// rust-tokio only: current, current-blocking, multi-N
     #[arg(long, value_parser = parse_async_mode)]
     async_mode: Option<AsyncMode>,
+    /// fastspawn runners: also set cwd, setsid, an rlimit and map the extra fds
+    #[arg(long)]
+    with_options: bool,
     /// the child program (a path) and its arguments
     #[arg(last = true, required = true)]
     child: Vec<OsString>,
@@ -259,17 +267,19 @@ fn std_command(ctx: &Ctx) -> Command {
     cmd
 }
 
-fn spawn_std(ctx: &Ctx) -> io::Result<Child> {
+/// Builds the runner's command once; the measured loop spawns it N times
+/// (std's `Command` is reusable, and reuse never makes std slower).
+fn build_std(ctx: &Ctx) -> io::Result<Command> {
     match ctx.runner {
-        Runner::RustStd => std_command(ctx).spawn(),
+        Runner::RustStd => Ok(std_command(ctx)),
         Runner::RustStdPreExec => {
             let mut cmd = std_command(ctx);
             // SAFETY: the closure does nothing, which is async-signal-safe.
             unsafe { cmd.pre_exec(|| Ok(())) };
-            cmd.spawn()
+            Ok(cmd)
         }
         Runner::RustCommandFds => {
-            // FdMapping owns its parent fd, so each command gets its own dups
+            // FdMapping owns its parent fd: the command gets its own dups
             // (numbered >= 3 + K, so the child really dup2s every one).
             // command-fds 0.3.3 installs its pre_exec in fd_mappings even for
             // an empty Vec (map_fds returns early in the child), so K = 0
@@ -288,7 +298,7 @@ fn spawn_std(ctx: &Ctx) -> io::Result<Child> {
                 .collect::<io::Result<Vec<_>>>()?;
             let mut cmd = std_command(ctx);
             cmd.fd_mappings(mappings).map_err(io::Error::other)?;
-            cmd.spawn()
+            Ok(cmd)
         }
         _ => unreachable!("not a std runner"),
     }
@@ -296,7 +306,8 @@ fn spawn_std(ctx: &Ctx) -> io::Result<Child> {
 
 /// One measured loop for the synchronous std-based runners.
 fn run_std(ctx: &Ctx, args: &Args) -> Measured {
-    let spawn = || spawn_std(ctx).unwrap_or_else(|e| fail(ctx.runner, "spawn", e));
+    let mut cmd = build_std(ctx).unwrap_or_else(|e| fail(ctx.runner, "command", e));
+    let mut spawn = || cmd.spawn().unwrap_or_else(|e| fail(ctx.runner, "spawn", e));
     for _ in 0..args.warmup {
         check_status(ctx.runner, spawn().wait());
     }
@@ -505,26 +516,210 @@ fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
 }
 
 // ---------------------------------------------------------------------------
-// fastspawn runners: ADDED BY THE CORE LIBRARY. Replace the body of this
-// function (and the error below) with the fastspawn-* implementations once
-// the crate is a dependency of this package.
+// fastspawn runners: one `fastspawn::Command` built before the clock and
+// spawned N times with the engine the runner names. `--with-options` also
+// sets cwd, setsid and an rlimit and maps the extra fds with `fd()`, the
+// options that push std and command-fds onto fork.
 // ---------------------------------------------------------------------------
-fn run_fastspawn(ctx: Ctx, _args: &Args) -> Measured {
-    fail(
-        ctx.runner,
-        "setup",
-        "fastspawn runners are added by the core library",
-    )
+fn fastspawn_engine(runner: Runner) -> fastspawn::Engine {
+    match runner {
+        Runner::FastspawnAuto => fastspawn::Engine::Auto,
+        Runner::FastspawnClone3 => fastspawn::Engine::Clone3,
+        Runner::FastspawnCloneVfork => fastspawn::Engine::CloneVfork,
+        Runner::FastspawnPosixSpawn => fastspawn::Engine::PosixSpawn,
+        _ => fastspawn::Engine::Fork,
+    }
+}
+
+fn fastspawn_command(ctx: &Ctx, with_options: bool) -> io::Result<fastspawn::Command> {
+    let mut cmd = fastspawn::Command::new(&ctx.argv[0]);
+    cmd.args(&ctx.argv[1..])
+        .engine(fastspawn_engine(ctx.runner));
+    if ctx.set_env {
+        cmd.env("FASTSPAWN_BENCH", "1");
+    }
+    let min = 3 + ctx.fd_sources.len() as RawFd;
+    for (i, fd) in ctx.fd_sources.iter().enumerate() {
+        cmd.fd(3 + i as RawFd, dup_above(fd, min)?);
+    }
+    if with_options {
+        let mut limit: libc::rlimit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes the struct it is given.
+        unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+        cmd.current_dir("/").setsid(true).rlimit(
+            fastspawn::Resource::Nofile,
+            limit.rlim_cur,
+            limit.rlim_max,
+        );
+    }
+    Ok(cmd)
+}
+
+fn check_fastspawn(runner: Runner, status: fastspawn::Result<fastspawn::ExitStatus>) {
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => fail(runner, "wait", format!("child {s}")),
+        Err(e) => fail(runner, "wait", e),
+    }
+}
+
+fn run_fastspawn(ctx: Ctx, args: &Args) -> Measured {
+    if args.async_mode.is_some() {
+        return run_fastspawn_async(ctx, args);
+    }
+    let runner = ctx.runner;
+    let mut cmd =
+        fastspawn_command(&ctx, args.with_options).unwrap_or_else(|e| fail(runner, "command", e));
+    let mut spawn = || cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e));
+    for _ in 0..args.warmup {
+        check_fastspawn(runner, spawn().wait());
+    }
+    let mut children = Vec::with_capacity(if args.mode == Mode::Spawn {
+        args.n as usize
+    } else {
+        0
+    });
+    let mut samples = args.samples.then(|| Vec::with_capacity(args.n as usize));
+    let cpu0 = cpu_ns();
+    let t0 = Instant::now();
+    let mut t = t0;
+    for _ in 0..args.n {
+        let mut child = spawn();
+        match args.mode {
+            Mode::Wait => check_fastspawn(runner, child.wait()),
+            Mode::Spawn => children.push(child),
+        }
+        if let Some(s) = samples.as_mut() {
+            let t1 = Instant::now();
+            s.push((t1 - t).as_nanos() as u64);
+            t = t1;
+        }
+    }
+    let total_ns = t0.elapsed().as_nanos();
+    let cpu1 = cpu_ns();
+    for mut child in children {
+        check_fastspawn(runner, child.wait());
+    }
+    Measured {
+        total_ns,
+        cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+        samples,
+    }
+}
+
+/// The Rust post's async modes with fastspawn's synchronous API (its tokio
+/// API comes with the async issue): each task spawns from a command of its
+/// own, directly on the runtime thread or in `spawn_blocking`, and waits in
+/// `spawn_blocking`.
+fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
+    let runner = ctx.runner;
+    let async_mode = args.async_mode.unwrap_or(AsyncMode::Current);
+    let rt = match async_mode {
+        AsyncMode::Multi(workers) => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(workers)
+            .enable_all()
+            .build(),
+        _ => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+    }
+    .unwrap_or_else(|e| fail(runner, "runtime", e));
+    let blocking = async_mode == AsyncMode::CurrentBlocking;
+    let tasks = match async_mode {
+        AsyncMode::Multi(workers) => workers as u64,
+        _ => 1,
+    };
+    let ctx = Arc::new(ctx);
+    let with_options = args.with_options;
+    let round = |total: u64, wait: bool| {
+        let ctx = Arc::clone(&ctx);
+        async move {
+            let handles: Vec<_> = (0..tasks)
+                .map(|i| {
+                    let count = total / tasks + u64::from(i < total % tasks);
+                    let ctx = Arc::clone(&ctx);
+                    tokio::spawn(async move {
+                        let cmd =
+                            fastspawn_command(&ctx, with_options).map_err(|e| e.to_string())?;
+                        let cmd = Arc::new(std::sync::Mutex::new(cmd));
+                        let mut children = Vec::new();
+                        for _ in 0..count {
+                            let child = if blocking {
+                                let cmd = Arc::clone(&cmd);
+                                tokio::task::spawn_blocking(move || cmd.lock().unwrap().spawn())
+                                    .await
+                                    .map_err(|e| e.to_string())?
+                            } else {
+                                cmd.lock().unwrap().spawn()
+                            }
+                            .map_err(|e| e.to_string())?;
+                            if wait {
+                                let status = tokio::task::spawn_blocking(move || {
+                                    let mut child = child;
+                                    child.wait()
+                                })
+                                .await
+                                .map_err(|e| e.to_string())?
+                                .map_err(|e| e.to_string())?;
+                                if !status.success() {
+                                    return Err(format!("child {status}"));
+                                }
+                            } else {
+                                children.push(child);
+                            }
+                        }
+                        Ok::<_, String>(children)
+                    })
+                })
+                .collect();
+            let mut children = Vec::new();
+            let mut error = None;
+            for h in handles {
+                match h.await {
+                    Ok(Ok(c)) => children.extend(c),
+                    Ok(Err(e)) => error = error.or(Some(e)),
+                    Err(e) => error = error.or(Some(e.to_string())),
+                }
+            }
+            (children, error)
+        }
+    };
+    rt.block_on(async {
+        let reap = |children: Vec<fastspawn::Child>, error: Option<String>| {
+            for mut child in children {
+                check_fastspawn(runner, child.wait());
+            }
+            if let Some(e) = error {
+                fail(runner, "spawn", e);
+            }
+        };
+        let (warm, error) = round(args.warmup, true).await;
+        reap(warm, error);
+        let cpu0 = cpu_ns();
+        let t0 = Instant::now();
+        let (children, error) = round(args.n, args.mode == Mode::Wait).await;
+        let total_ns = t0.elapsed().as_nanos();
+        let cpu1 = cpu_ns();
+        reap(children, error);
+        Measured {
+            total_ns,
+            cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+            samples: None,
+        }
+    })
 }
 
 fn main() {
     let args = Args::parse();
     let runner = args.runner;
-    if args.async_mode.is_some() && runner != Runner::RustTokio {
+    if args.async_mode.is_some() && runner != Runner::RustTokio && !runner.is_fastspawn() {
         Args::command()
             .error(
                 clap::error::ErrorKind::ArgumentConflict,
-                "--async-mode applies only to async runners (rust-tokio)",
+                "--async-mode applies only to rust-tokio and the fastspawn runners",
             )
             .exit();
     }
@@ -544,14 +739,18 @@ fn main() {
         fd_sources: Vec::new(),
     };
     match runner {
-        Runner::RustCommandFds => {
+        Runner::RustCommandFds
+        | Runner::FastspawnAuto
+        | Runner::FastspawnClone3
+        | Runner::FastspawnCloneVfork
+        | Runner::FastspawnPosixSpawn
+        | Runner::FastspawnFork => {
             ctx.fd_sources =
                 open_pipes(k, 3 + k as RawFd).unwrap_or_else(|e| fail(runner, "pipe", e))
         }
         Runner::RustStd | Runner::RustStdPreExec | Runner::RustTokio => {
             place_inherited_fds(runner, k).unwrap_or_else(|e| fail(runner, "extra-fds", e))
         }
-        _ => {}
     }
 
     let measured = match runner {

@@ -1,0 +1,98 @@
+//! `fastspawn`: benchmarks of process spawning on Linux (see `fastspawn bench --help`).
+
+mod bench;
+mod export;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "fastspawn",
+    version,
+    about = "Start processes on Linux without fork, and measure it"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Reproduce the seed articles' experiments side by side with the peers
+    /// (C, Rust std, command-fds, tokio, Go, Python, Node) and write a report.
+    Bench {
+        /// Experiments to run (default: all): count, rss, tlpi, env, path, fds, async, langs.
+        experiments: Vec<String>,
+        /// A smoke run: one repetition, tiny counts and sizes (about a minute).
+        #[arg(long)]
+        quick: bool,
+        /// The seeds' full counts regardless of time (tlpi: 100,000 processes per cell).
+        #[arg(long, conflicts_with = "quick")]
+        full: bool,
+        /// Largest parent RSS of the rss experiment, in GiB.
+        #[arg(long, default_value_t = 4)]
+        max_rss_gib: u64,
+        /// Where to write the report (default: bench/results/<date>-<kernel>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the whole run as JSON on stdout instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Where the built peers are (`make peers`).
+        #[arg(long, default_value = "target/peers")]
+        peers: PathBuf,
+    },
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Cmd::Bench {
+            experiments,
+            quick,
+            full,
+            max_rss_gib,
+            out,
+            json,
+            peers,
+        } => {
+            let available = available_rss_gib();
+            let max_rss_gib = if max_rss_gib > available {
+                eprintln!(
+                    "note: --max-rss-gib {max_rss_gib} exceeds what this machine can hold beside the peers; using {available}"
+                );
+                available
+            } else {
+                max_rss_gib
+            };
+            bench::run(bench::BenchArgs {
+                experiments,
+                options: bench::experiments::Options {
+                    quick,
+                    full,
+                    max_rss_gib,
+                },
+                out,
+                peers,
+                json,
+            })
+        }
+    }
+}
+
+/// Half of the available memory, in whole GiB: room for one peer's RSS.
+fn available_rss_gib() -> u64 {
+    let kib: u64 = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0);
+    kib / 1024 / 1024 / 2
+}
