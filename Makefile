@@ -2,12 +2,13 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-quick clean
+.PHONY: all test bench lint unit peers peers-check bench-smoke clean
 
 all: test
 
-## test: everything CI runs (lint, unit and behaviour tests, bench smoke test)
-test: lint unit
+## test: everything CI runs: lint, unit and behaviour tests of every engine,
+## the peers' smoke test, and a quick run of the whole benchmark
+test: lint unit peers-check bench-smoke
 
 lint:
 	$(CARGO) fmt --all --check
@@ -20,8 +21,14 @@ unit:
 peers:
 	$(MAKE) -C bench/peers OUT=$(PEERS)
 
+peers-check:
+	bash bench/peers/check.sh
+
+bench-smoke: peers
+	$(CARGO) run --release --locked -p fastspawn-cli -- bench --quick --out target/bench-smoke
+
 ## bench: the full benchmark report into bench/results/<date>-<kernel>/
-bench:
+bench: peers
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench
 
 clean:

@@ -39,9 +39,15 @@ const FAILED: i32 = 111;
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
     let args: Vec<OsString> = std::env::args_os().collect();
-    let sub = args.get(1).map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let rest: Vec<String> =
-        args.iter().skip(2).map(|s| s.to_string_lossy().into_owned()).collect();
+    let sub = args
+        .get(1)
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let rest: Vec<String> = args
+        .iter()
+        .skip(2)
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
     let result = match (sub.as_str(), rest.as_slice()) {
         ("state", []) => state(&args),
         ("exit", [code]) => exit(parse::<i32>(code, "exit code")),
@@ -74,7 +80,8 @@ fn usage(problem: &str) -> ! {
 }
 
 fn parse<T: std::str::FromStr>(text: &str, what: &str) -> T {
-    text.parse().unwrap_or_else(|_| usage(&format!("{text:?} is not a valid {what}")))
+    text.parse()
+        .unwrap_or_else(|_| usage(&format!("{text:?} is not a valid {what}")))
 }
 
 const SIGNALS: &[(&str, i32)] = &[
@@ -130,7 +137,11 @@ fn die_by_signal(sig: i32) -> io::Result<()> {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = libc::SIG_DFL;
         libc::sigemptyset(&mut action.sa_mask);
-        if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
+        // SIGKILL and SIGSTOP cannot be caught or ignored: no disposition to set.
+        if sig != libc::SIGKILL
+            && sig != libc::SIGSTOP
+            && libc::sigaction(sig, &action, std::ptr::null_mut()) != 0
+        {
             return Err(io::Error::last_os_error());
         }
         let mut set: libc::sigset_t = std::mem::zeroed();
@@ -139,7 +150,9 @@ fn die_by_signal(sig: i32) -> io::Result<()> {
         libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
         libc::raise(sig);
     }
-    Err(io::Error::other(format!("still alive after raising signal {sig}")))
+    Err(io::Error::other(format!(
+        "still alive after raising signal {sig}"
+    )))
 }
 
 /// The probe's stdout, written without buffering (the fd is not closed on drop).
@@ -166,8 +179,10 @@ fn spew(out_bytes: u64, err_bytes: u64) -> io::Result<()> {
     let (mut out_done, mut err_done) = (0u64, 0u64);
     let mut buf = Vec::with_capacity(CHUNK as usize);
     while out_done < out_bytes || err_done < err_bytes {
-        for (out, done, total) in [(true, &mut out_done, out_bytes), (false, &mut err_done, err_bytes)]
-        {
+        for (out, done, total) in [
+            (true, &mut out_done, out_bytes),
+            (false, &mut err_done, err_bytes),
+        ] {
             let n = CHUNK.min(total - *done);
             if n == 0 {
                 continue;
@@ -278,7 +293,11 @@ fn rlimit(resource: libc::__rlimit_resource_t) -> String {
         return "?".to_owned();
     }
     let show = |v: libc::rlim_t| {
-        if v == libc::RLIM_INFINITY { "inf".to_owned() } else { v.to_string() }
+        if v == libc::RLIM_INFINITY {
+            "inf".to_owned()
+        } else {
+            v.to_string()
+        }
     };
     format!("{},{}", show(lim.rlim_cur), show(lim.rlim_max))
 }
@@ -358,7 +377,12 @@ fn state(args: &[OsString]) -> io::Result<()> {
     put("cgroup", cgroup);
     put("sigblk", status_field(&status, "SigBlk"));
     put("sigign", status_field(&status, "SigIgn"));
-    put("argv0", args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default());
+    put(
+        "argv0",
+        args.first()
+            .map(|a| a.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    );
     for (fd, link) in links {
         put(&format!("fdlink_{fd}"), link);
     }

@@ -22,7 +22,7 @@ pub struct Child {
     pub stdout: Option<ChildStdout>,
     /// The parent's end of the child's stderr, when it was piped.
     pub stderr: Option<ChildStderr>,
-    pub(crate) program: std::ffi::OsString,
+    pub(crate) program: std::sync::Arc<std::ffi::OsStr>,
     pub(crate) pid: i32,
     pub(crate) pidfd: Option<OwnedFd>,
     pub(crate) status: Option<ExitStatus>,
@@ -95,7 +95,11 @@ impl Child {
         let (stdout, stderr) = sys::io::read2(self.stdout.take(), self.stderr.take())
             .map_err(|err| Error::io(&self.program, Step::Output, err))?;
         let status = self.wait()?;
-        Ok(Output { status, stdout, stderr })
+        Ok(Output {
+            status,
+            stdout,
+            stderr,
+        })
     }
 }
 
@@ -194,7 +198,11 @@ impl fmt::Debug for Output {
 
 impl From<Output> for std::process::Output {
     fn from(out: Output) -> std::process::Output {
-        std::process::Output { status: out.status.into(), stdout: out.stdout, stderr: out.stderr }
+        std::process::Output {
+            status: out.status.into(),
+            stdout: out.stdout,
+            stderr: out.stderr,
+        }
     }
 }
 

@@ -146,7 +146,11 @@ pub struct Command {
 }
 
 fn sigbit(signal: i32) -> u64 {
-    if (1..=64).contains(&signal) { 1u64 << (signal - 1) } else { 0 }
+    if (1..=64).contains(&signal) {
+        1u64 << (signal - 1)
+    } else {
+        0
+    }
 }
 
 impl Command {
@@ -195,7 +199,8 @@ impl Command {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        self.args.extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
         self.changed()
     }
 
@@ -207,7 +212,9 @@ impl Command {
 
     /// Sets an environment variable of the child.
     pub fn env<K: AsRef<OsStr>, V: AsRef<OsStr>>(&mut self, key: K, val: V) -> &mut Command {
-        self.env.vars.insert(key.as_ref().to_owned(), Some(val.as_ref().to_owned()));
+        self.env
+            .vars
+            .insert(key.as_ref().to_owned(), Some(val.as_ref().to_owned()));
         self.changed()
     }
 
@@ -219,7 +226,9 @@ impl Command {
         V: AsRef<OsStr>,
     {
         for (key, val) in vars {
-            self.env.vars.insert(key.as_ref().to_owned(), Some(val.as_ref().to_owned()));
+            self.env
+                .vars
+                .insert(key.as_ref().to_owned(), Some(val.as_ref().to_owned()));
         }
         self.changed()
     }
@@ -401,7 +410,10 @@ impl Command {
     /// The explicit environment changes, sorted by key; `None` marks a
     /// removed variable.
     pub fn get_envs(&self) -> impl ExactSizeIterator<Item = (&OsStr, Option<&OsStr>)> {
-        self.env.vars.iter().map(|(k, v)| (k.as_os_str(), v.as_deref()))
+        self.env
+            .vars
+            .iter()
+            .map(|(k, v)| (k.as_os_str(), v.as_deref()))
     }
 
     /// The working directory set with [`current_dir`](Self::current_dir).

@@ -42,8 +42,12 @@ pub enum Engine {
 
 impl Engine {
     /// Every concrete engine, fastest first.
-    pub const ALL: [Engine; 4] =
-        [Engine::Clone3, Engine::CloneVfork, Engine::PosixSpawn, Engine::Fork];
+    pub const ALL: [Engine; 4] = [
+        Engine::Clone3,
+        Engine::CloneVfork,
+        Engine::PosixSpawn,
+        Engine::Fork,
+    ];
 
     /// Whether this engine shares the parent's memory instead of copying its
     /// page tables (`Auto` counts as vfork: it only forks as a last resort).
@@ -148,6 +152,11 @@ mod tests {
         for engine in [Engine::Auto].into_iter().chain(Engine::ALL) {
             assert_eq!(engine.name().parse::<Engine>().unwrap(), engine);
         }
-        assert!("nope".parse::<Engine>().unwrap_err().contains("unknown engine"));
+        assert!(
+            "nope"
+                .parse::<Engine>()
+                .unwrap_err()
+                .contains("unknown engine")
+        );
     }
 }

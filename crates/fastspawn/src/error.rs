@@ -105,7 +105,13 @@ pub struct Error {
 impl Error {
     pub(crate) fn os(program: &OsStr, step: Step, errno: i32) -> Error {
         let kind = io::Error::from_raw_os_error(errno).kind();
-        Error { program: program.to_owned(), step, kind, errno: Some(errno), detail: None }
+        Error {
+            program: program.to_owned(),
+            step,
+            kind,
+            errno: Some(errno),
+            detail: None,
+        }
     }
 
     pub(crate) fn io(program: &OsStr, step: Step, err: io::Error) -> Error {

@@ -14,13 +14,15 @@
 //! Parking onto a fixed number may clobber an unrelated fd of the child's
 //! copy of the fd table; that fd is closed in step 3 anyway.
 
+use smallvec::SmallVec;
+
 use crate::sys::child::FdOp;
 
 /// The operations and the ranges to close.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct FdPlan {
-    pub ops: Vec<FdOp>,
-    pub close: Vec<(u32, u32)>,
+    pub ops: SmallVec<[FdOp; 8]>,
+    pub close: SmallVec<[(u32, u32); 8]>,
 }
 
 /// Plans `targets` (`(child fd, parent fd)`, destinations distinct) and
@@ -34,8 +36,8 @@ pub(crate) fn plan(targets: &[(i32, i32)], keep: &[i32]) -> FdPlan {
         .max()
         .map_or(0, |max| max + 1);
 
-    let mut ops = Vec::with_capacity(targets.len() + 2);
-    let mut sources: Vec<i32> = targets.iter().map(|&(_, src)| src).collect();
+    let mut ops = SmallVec::new();
+    let mut sources: SmallVec<[i32; 8]> = targets.iter().map(|&(_, src)| src).collect();
     for (i, &(dst, src)) in targets.iter().enumerate() {
         if src != dst && overwritten(src) {
             // Another mapping with the same source may have parked it already.
@@ -49,10 +51,14 @@ pub(crate) fn plan(targets: &[(i32, i32)], keep: &[i32]) -> FdPlan {
         }
     }
     for (&(dst, _), &src) in targets.iter().zip(&sources) {
-        ops.push(if src == dst { FdOp::Keep { fd: dst } } else { FdOp::Dup { src, dst } });
+        ops.push(if src == dst {
+            FdOp::Keep { fd: dst }
+        } else {
+            FdOp::Dup { src, dst }
+        });
     }
 
-    let mut kept: Vec<u32> = targets
+    let mut kept: SmallVec<[u32; 8]> = targets
         .iter()
         .map(|&(dst, _)| dst)
         .chain(keep.iter().copied())
@@ -61,7 +67,7 @@ pub(crate) fn plan(targets: &[(i32, i32)], keep: &[i32]) -> FdPlan {
         .collect();
     kept.sort_unstable();
     kept.dedup();
-    let mut close = Vec::with_capacity(kept.len() + 1);
+    let mut close = SmallVec::new();
     let mut start = 0u32;
     for fd in kept {
         if fd > start {
@@ -111,8 +117,10 @@ mod tests {
     fn check(table: &[(i32, &'static str)], targets: &[(i32, i32)], keep: &[i32]) {
         let table: HashMap<_, _> = table.iter().copied().collect();
         let result = simulate(&table, &plan(targets, keep));
-        let mut expected: HashMap<i32, &str> =
-            targets.iter().map(|&(dst, src)| (dst, table[&src])).collect();
+        let mut expected: HashMap<i32, &str> = targets
+            .iter()
+            .map(|&(dst, src)| (dst, table[&src]))
+            .collect();
         for fd in keep {
             expected.insert(*fd, table[fd]);
         }
@@ -126,7 +134,15 @@ mod tests {
 
     #[test]
     fn three_cycle_with_stdio_and_strangers() {
-        let table = [(0, "in"), (1, "out"), (2, "err"), (5, "x"), (6, "y"), (7, "z"), (9, "stray")];
+        let table = [
+            (0, "in"),
+            (1, "out"),
+            (2, "err"),
+            (5, "x"),
+            (6, "y"),
+            (7, "z"),
+            (9, "stray"),
+        ];
         check(&table, &[(5, 6), (6, 7), (7, 5)], &[0, 1, 2]);
     }
 
@@ -145,11 +161,22 @@ mod tests {
         let mut c = [0usize; 4];
         let mut seen = 0;
         let mut i = 0;
-        check(&table, &fds.iter().zip(perm.iter()).map(|(&d, &s)| (d, s)).collect::<Vec<_>>(), &[]);
+        check(
+            &table,
+            &fds.iter()
+                .zip(perm.iter())
+                .map(|(&d, &s)| (d, s))
+                .collect::<Vec<_>>(),
+            &[],
+        );
         seen += 1;
         while i < 4 {
             if c[i] < i {
-                if i % 2 == 0 { perm.swap(0, i) } else { perm.swap(c[i], i) }
+                if i % 2 == 0 {
+                    perm.swap(0, i)
+                } else {
+                    perm.swap(c[i], i)
+                }
                 let targets: Vec<_> = fds.iter().zip(perm.iter()).map(|(&d, &s)| (d, s)).collect();
                 check(&table, &targets, &[10]);
                 seen += 1;
@@ -166,13 +193,13 @@ mod tests {
     #[test]
     fn close_ranges_cover_the_gaps() {
         let plan = plan(&[(0, 7), (4, 8)], &[1, 2, 20]);
-        assert_eq!(plan.close, vec![(3, 3), (5, 19), (21, u32::MAX)]);
+        assert_eq!(plan.close.as_slice(), &[(3, 3), (5, 19), (21, u32::MAX)]);
     }
 
     #[test]
     fn nothing_to_map_closes_all_but_kept() {
         let plan = plan(&[], &[0, 1, 2]);
         assert!(plan.ops.is_empty());
-        assert_eq!(plan.close, vec![(3, u32::MAX)]);
+        assert_eq!(plan.close.as_slice(), &[(3, u32::MAX)]);
     }
 }

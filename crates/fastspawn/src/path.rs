@@ -32,12 +32,19 @@ static CACHE: Mutex<Option<HashMap<Key, CString>>> = Mutex::new(None);
 
 /// Resolves `name` (no `/` in it) in `path`, relative entries against `cwd`.
 /// Returns the errno `execvp` would report on failure.
-pub(crate) fn resolve(name: &OsStr, path: Option<&OsStr>, cwd: Option<&Path>) -> Result<CString, i32> {
+pub(crate) fn resolve(
+    name: &OsStr,
+    path: Option<&OsStr>,
+    cwd: Option<&Path>,
+) -> Result<CString, i32> {
     let path = path.unwrap_or(OsStr::new(DEFAULT_PATH));
     if name.is_empty() {
         return Err(libc::ENOENT);
     }
-    let cacheable = path.as_bytes().split(|&b| b == b':').all(|dir| dir.starts_with(b"/"));
+    let cacheable = path
+        .as_bytes()
+        .split(|&b| b == b':')
+        .all(|dir| dir.starts_with(b"/"));
     let key = (name.to_owned(), path.to_owned());
     if cacheable {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
@@ -121,13 +128,22 @@ mod tests {
         let found = resolve(OsStr::new("tool"), Some(&path), None).unwrap();
         assert_eq!(found.to_bytes(), b.join("tool").as_os_str().as_bytes());
         let only_a = OsString::from(a.display().to_string());
-        assert_eq!(resolve(OsStr::new("tool"), Some(&only_a), None), Err(libc::EACCES));
-        assert_eq!(resolve(OsStr::new("nope"), Some(&path), None), Err(libc::ENOENT));
+        assert_eq!(
+            resolve(OsStr::new("tool"), Some(&only_a), None),
+            Err(libc::EACCES)
+        );
+        assert_eq!(
+            resolve(OsStr::new("nope"), Some(&path), None),
+            Err(libc::ENOENT)
+        );
         // The cache answers even after the file is gone; forget() drops it.
         fs::remove_file(b.join("tool")).unwrap();
         assert!(resolve(OsStr::new("tool"), Some(&path), None).is_ok());
         forget(OsStr::new("tool"), Some(&path));
-        assert_eq!(resolve(OsStr::new("tool"), Some(&path), None), Err(libc::EACCES));
+        assert_eq!(
+            resolve(OsStr::new("tool"), Some(&path), None),
+            Err(libc::EACCES)
+        );
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -11,6 +11,7 @@
 use std::ffi::{CStr, CString, OsStr, OsString};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::Arc;
 
 use crate::command::Command;
 use crate::error::{Error, Result, Step};
@@ -30,6 +31,8 @@ pub(crate) enum Envp {
 
 #[derive(Debug)]
 pub(crate) struct Prepared {
+    /// The program's name, shared with every child (for error messages).
+    pub program: Arc<OsStr>,
     pub argv: CStringArray,
     pub envp: Envp,
     /// The file to `execve`.
@@ -55,7 +58,11 @@ impl Prepared {
             )?;
             self.devnull = Some(fd);
         }
-        Ok(self.devnull.as_ref().map(|fd| fd.as_fd()).expect("opened above"))
+        Ok(self
+            .devnull
+            .as_ref()
+            .map(|fd| fd.as_fd())
+            .expect("opened above"))
     }
 
     pub(crate) fn envp_ptr(&self) -> *const *const std::ffi::c_char {
@@ -125,6 +132,7 @@ fn build(cmd: &Command) -> Result<Prepared> {
         !cmd.env.clear && (!cmd.env.is_inherited() || (bare && cmd.env.path().is_none()));
 
     Ok(Prepared {
+        program: Arc::from(program),
         argv,
         envp,
         exe,
@@ -152,7 +160,11 @@ fn merge_env(cmd: &Command) -> Result<CStringArray> {
         env::for_each(|entry: &CStr| {
             let bytes = entry.to_bytes();
             // A leading '=' belongs to the key (as glibc's getenv reads it).
-            let split = bytes.iter().skip(1).position(|&b| b == b'=').map_or(bytes.len(), |i| i + 1);
+            let split = bytes
+                .iter()
+                .skip(1)
+                .position(|&b| b == b'=')
+                .map_or(bytes.len(), |i| i + 1);
             if !vars.contains_key(OsStr::from_bytes(&bytes[..split])) {
                 out.push(entry.to_owned());
             }
@@ -180,20 +192,27 @@ mod tests {
         refresh(cmd).unwrap();
         match &cmd.prepared.as_ref().unwrap().envp {
             Envp::Inherit => panic!("expected a built environment"),
-            Envp::Built(array) => array.iter().map(|s| s.to_string_lossy().into_owned()).collect(),
+            Envp::Built(array) => array
+                .iter()
+                .map(|s| s.to_string_lossy().into_owned())
+                .collect(),
         }
     }
 
     #[test]
     fn overrides_replace_and_remove_in_one_pass() {
         let mut cmd = Command::new("/bin/true");
-        cmd.env("PATH", "/x").env_remove("HOME").env("FASTSPAWN_NEW", "1");
+        cmd.env("PATH", "/x")
+            .env_remove("HOME")
+            .env("FASTSPAWN_NEW", "1");
         let env = env_of(&mut cmd);
         assert_eq!(env.iter().filter(|e| e.starts_with("PATH=")).count(), 1);
         assert!(env.contains(&"PATH=/x".to_string()));
         assert!(env.contains(&"FASTSPAWN_NEW=1".to_string()));
         assert!(!env.iter().any(|e| e.starts_with("HOME=")));
-        let parent_count = std::env::vars_os().filter(|(k, _)| k != "PATH" && k != "HOME").count();
+        let parent_count = std::env::vars_os()
+            .filter(|(k, _)| k != "PATH" && k != "HOME")
+            .count();
         assert_eq!(env.len(), parent_count + 2);
     }
 

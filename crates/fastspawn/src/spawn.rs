@@ -10,6 +10,8 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::Ordering;
 
+use smallvec::SmallVec;
+
 use crate::child::Child;
 use crate::command::{Command, Defaults};
 use crate::engine::{self, Engine};
@@ -31,14 +33,14 @@ struct ParentEnds {
 }
 
 pub(crate) fn spawn(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
-    let program = cmd.program.clone();
     if let Some(problem) = &cmd.invalid {
-        return Err(Error::invalid(&program, problem.clone()));
+        return Err(Error::invalid(&cmd.program, problem.clone()));
     }
     prepare::refresh(cmd)?;
     match spawn_prepared(cmd, defaults) {
         // A cached PATH resolution that went stale: resolve again, once.
         Err(err) if is_stale_resolution(cmd, &err) => {
+            let program = cmd.program.clone();
             let searched = cmd.prepared.as_ref().and_then(|p| p.searched_path.clone());
             if let Some(path_var) = searched {
                 path::forget(&program, path_var.as_deref());
@@ -53,21 +55,37 @@ pub(crate) fn spawn(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
 
 fn is_stale_resolution(cmd: &Command, err: &Error) -> bool {
     *err.step() == Step::Exec
-        && matches!(err.raw_os_error(), Some(libc::ENOENT | libc::ENOTDIR | libc::EACCES))
-        && cmd.prepared.as_ref().is_some_and(|p| p.searched_path.is_some())
+        && matches!(
+            err.raw_os_error(),
+            Some(libc::ENOENT | libc::ENOTDIR | libc::EACCES)
+        )
+        && cmd
+            .prepared
+            .as_ref()
+            .is_some_and(|p| p.searched_path.is_some())
 }
 
 fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
     let program = cmd.program.as_os_str();
-    let Command { prepared, stdin, stdout, stderr, fds, opts, engine, require_vfork, cwd, .. } =
-        cmd;
+    let Command {
+        prepared,
+        stdin,
+        stdout,
+        stderr,
+        fds,
+        opts,
+        engine,
+        require_vfork,
+        cwd,
+        ..
+    } = cmd;
     let prepared = prepared.as_mut().expect("refreshed by the caller");
 
     // Stdio: targets for the child, ends for the parent.
-    let mut targets: Vec<(i32, i32)> = Vec::with_capacity(fds.len() + 3);
-    let mut keep: Vec<i32> = Vec::with_capacity(4);
+    let mut targets: SmallVec<[(i32, i32); 8]> = SmallVec::new();
+    let mut keep: SmallVec<[i32; 4]> = SmallVec::new();
     let mut ends = ParentEnds::default();
-    let mut child_ends: Vec<OwnedFd> = Vec::with_capacity(3);
+    let mut child_ends: SmallVec<[OwnedFd; 3]> = SmallVec::new();
     let configs = [stdin.as_ref(), stdout.as_ref(), stderr.as_ref()];
     for (fd, config) in configs.into_iter().enumerate() {
         let fd = fd as i32;
@@ -90,15 +108,20 @@ fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
         match kind {
             StdioRef::Inherit => keep.push(fd),
             StdioRef::Null => {
-                let null = prepared.devnull().map_err(|e| Error::io(program, Step::Stdio, e))?;
+                let null = prepared
+                    .devnull()
+                    .map_err(|e| Error::io(program, Step::Stdio, e))?;
                 targets.push((fd, null.as_raw_fd()));
             }
             StdioRef::Fd(owned) => targets.push((fd, owned.as_raw_fd())),
             StdioRef::Piped => {
-                let (read, write) =
-                    rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
-                        .map_err(|e| Error::io(program, Step::Stdio, e.into()))?;
-                let (child_end, parent_end) = if fd == 0 { (read, write) } else { (write, read) };
+                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                    .map_err(|e| Error::io(program, Step::Stdio, e.into()))?;
+                let (child_end, parent_end) = if fd == 0 {
+                    (read, write)
+                } else {
+                    (write, read)
+                };
                 targets.push((fd, child_end.as_raw_fd()));
                 child_ends.push(child_end);
                 match fd {
@@ -109,7 +132,10 @@ fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
             }
         }
     }
-    targets.extend(fds.iter().map(|(child_fd, parent_fd)| (*child_fd, parent_fd.as_raw_fd())));
+    targets.extend(
+        fds.iter()
+            .map(|(child_fd, parent_fd)| (*child_fd, parent_fd.as_raw_fd())),
+    );
 
     let order: &[Engine] = match *engine {
         Engine::Auto => &Engine::ALL,
@@ -130,7 +156,10 @@ fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
                 if auto {
                     continue;
                 }
-                return Err(Error::unsupported(program, "clone3 is not available on this kernel"));
+                return Err(Error::unsupported(
+                    program,
+                    "clone3 is not available on this kernel",
+                ));
             }
             Engine::PosixSpawn => {
                 if let Some(option) = posix_spawn_cannot(opts) {
@@ -161,7 +190,7 @@ fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
                     stdin: ends.stdin.map(ChildStdin::new),
                     stdout: ends.stdout.map(ChildStdout::new),
                     stderr: ends.stderr.map(ChildStderr::new),
-                    program: program.to_owned(),
+                    program: prepared.program.clone(),
                     pid: spawned.pid,
                     pidfd: spawned.pidfd,
                     status: None,
@@ -266,7 +295,7 @@ impl Attempt<'_> {
         } else {
             None
         };
-        let mut keep = self.keep.to_vec();
+        let mut keep: SmallVec<[i32; 4]> = SmallVec::from_slice(self.keep);
         if let Some((_, write)) = &report {
             keep.push(write.as_raw_fd());
         }
@@ -305,7 +334,13 @@ impl Attempt<'_> {
             rlimits: &self.prepared.rlimits,
             cgroup_procs: cgroup_procs.as_ref().map(|fd| fd.as_raw_fd()),
             pdeathsig: self.opts.pdeathsig.unwrap_or(0),
-            parent_pid: std::process::id() as i32,
+            // getpid is a system call (glibc no longer caches it): only pay it
+            // when the child needs it.
+            parent_pid: if self.opts.pdeathsig.is_some() {
+                std::process::id() as i32
+            } else {
+                0
+            },
             reset_handlers: engine == Engine::CloneVfork,
             sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
             sigmask: self.opts.sigmask,
@@ -329,7 +364,11 @@ impl Attempt<'_> {
         // The child ran into an error and exited: reap it (posix_spawn
         // already did, and left no pid), then report.
         if spawned.pid > 0 {
-            let _ = wait::wait(spawned.pidfd.as_ref().map(|fd| fd.as_fd()), spawned.pid, false);
+            let _ = wait::wait(
+                spawned.pidfd.as_ref().map(|fd| fd.as_fd()),
+                spawned.pid,
+                false,
+            );
         }
         let errno = slot.errno.load(Ordering::Relaxed);
         let mut step = self.child_step(failed);

@@ -7,7 +7,7 @@ use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{PermissionsExt, symlink};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process;
@@ -19,10 +19,10 @@ use crate::util::{
 };
 
 engine_tests!(shared: exit_codes, death_by_signal, status_and_output_methods, large_output,
-    stdin_piped, wait_closes_stdin, stdio_null, stdio_from_file, stdio_chaining,
-    env_like_std, cwd, relative_program_in_new_cwd, path_lookup_like_std, path_changes_between_spawns,
-    path_removed_falls_back_to_default, arg0, args_passed_verbatim, getters_like_std,
-    spawn_twice_and_modify);
+    stdin_piped, wait_closes_stdin, stdio_null, stdio_from_file, stdio_chaining, env_like_std,
+    large_env_like_std, cwd, relative_program_in_new_cwd, path_lookup_like_std,
+    path_changes_between_spawns, path_removed_falls_back_to_default, arg0, args_passed_verbatim,
+    getters_like_std, spawn_twice_and_modify);
 
 fn exit_codes(engine: Engine) {
     for code in [0, 1, 3, 42, 255] {
@@ -33,7 +33,9 @@ fn exit_codes(engine: Engine) {
         assert_eq!(status.success(), code == 0);
         assert!(!status.core_dumped());
 
-        let reference = std_probe_cmd(["exit", &code.to_string()]).status().expect("std status");
+        let reference = std_probe_cmd(["exit", &code.to_string()])
+            .status()
+            .expect("std status");
         let converted: process::ExitStatus = status.into();
         assert_eq!(converted, reference);
         assert_eq!(converted.code(), Some(code));
@@ -45,14 +47,22 @@ fn exit_codes(engine: Engine) {
 }
 
 fn death_by_signal(engine: Engine) {
-    for sig in [libc::SIGTERM, libc::SIGKILL, libc::SIGUSR1, libc::SIGHUP, libc::SIGPIPE] {
+    for sig in [
+        libc::SIGTERM,
+        libc::SIGKILL,
+        libc::SIGUSR1,
+        libc::SIGHUP,
+        libc::SIGPIPE,
+    ] {
         let mut child = spawn(&mut probe_cmd(["signal", &sig.to_string()]), engine);
         let status = child.wait().expect("wait");
         assert_eq!(status.signal(), Some(sig), "{status:?}");
         assert_eq!(status.code(), None);
         assert!(!status.success());
 
-        let reference = std_probe_cmd(["signal", &sig.to_string()]).status().expect("std status");
+        let reference = std_probe_cmd(["signal", &sig.to_string()])
+            .status()
+            .expect("std status");
         let converted: process::ExitStatus = status.into();
         assert_eq!(converted, reference);
         assert_eq!(converted.signal(), Some(sig));
@@ -68,7 +78,10 @@ fn status_and_output_methods(engine: Engine) {
     assert_eq!(status.code(), Some(9));
 
     // output(): stdin is /dev/null unless set, stdout and stderr are piped.
-    let out = probe_cmd(["state"]).engine(engine).output().expect("output");
+    let out = probe_cmd(["state"])
+        .engine(engine)
+        .output()
+        .expect("output");
     assert!(out.status.success(), "{out:?}");
     let st = util::State::parse(&out.stdout);
     assert_eq!(st.fdlink(0), "/dev/null");
@@ -76,11 +89,18 @@ fn status_and_output_methods(engine: Engine) {
     assert!(st.fdlink(2).starts_with("pipe:"), "{}", st.fdlink(2));
     assert_ne!(st.fdlink(1), st.fdlink(2));
 
-    let out = probe_cmd(["read-fd", "0"]).engine(engine).output().expect("output");
+    let out = probe_cmd(["read-fd", "0"])
+        .engine(engine)
+        .output()
+        .expect("output");
     assert!(out.status.success(), "{out:?}");
     assert_eq!(out.stdout, b"");
 
-    let std_out: process::Output = probe_cmd(["spew", "10", "5"]).engine(engine).output().expect("output").into();
+    let std_out: process::Output = probe_cmd(["spew", "10", "5"])
+        .engine(engine)
+        .output()
+        .expect("output")
+        .into();
     assert_eq!(std_out.stdout, b"abcdefghij");
     assert_eq!(std_out.stderr, b"ABCDE");
     assert!(std_out.status.success());
@@ -95,7 +115,11 @@ fn status_and_output_methods(engine: Engine) {
 fn check_spew(data: &[u8], len: usize, stdout: bool, what: &str) {
     assert_eq!(data.len(), len, "{what}: byte count");
     let base = if stdout { b'a' } else { b'A' };
-    if let Some(at) = data.iter().enumerate().position(|(i, &b)| b != base + (i % 26) as u8) {
+    if let Some(at) = data
+        .iter()
+        .enumerate()
+        .position(|(i, &b)| b != base + (i % 26) as u8)
+    {
         panic!("{what}: wrong byte {:?} at offset {at}", data[at] as char);
     }
 }
@@ -117,22 +141,44 @@ fn large_output(engine: Engine) {
 }
 
 fn stdin_piped(engine: Engine) {
-    let data: Vec<u8> = (0..3_000_000u32).map(|i| (i.wrapping_mul(7) % 251) as u8).collect();
-    let mut child = spawn(probe_cmd(["cat"]).stdin(Stdio::piped()).stdout(Stdio::piped()), engine);
+    let data: Vec<u8> = (0..3_000_000u32)
+        .map(|i| (i.wrapping_mul(7) % 251) as u8)
+        .collect();
+    let mut child = spawn(
+        probe_cmd(["cat"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped()),
+        engine,
+    );
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = data.clone();
     // Write from a thread: the child's stdout fills up while we write.
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let mut echoed = Vec::new();
-    child.stdout.take().expect("piped stdout").read_to_end(&mut echoed).expect("read");
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_end(&mut echoed)
+        .expect("read");
     writer.join().expect("writer thread").expect("write stdin");
     assert!(child.wait().expect("wait").success());
     assert_eq!(echoed.len(), data.len());
     assert!(echoed == data, "cat echoed other bytes than it got");
 
     // wait_with_output closes stdin after what was written.
-    let mut child = spawn(probe_cmd(["cat"]).stdin(Stdio::piped()).stdout(Stdio::piped()), engine);
-    child.stdin.as_mut().expect("piped stdin").write_all(b"hello\nworld\n").expect("write");
+    let mut child = spawn(
+        probe_cmd(["cat"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped()),
+        engine,
+    );
+    child
+        .stdin
+        .as_mut()
+        .expect("piped stdin")
+        .write_all(b"hello\nworld\n")
+        .expect("write");
     let out = child.wait_with_output().expect("wait_with_output");
     assert!(out.status.success());
     assert_eq!(out.stdout, b"hello\nworld\n");
@@ -140,7 +186,12 @@ fn stdin_piped(engine: Engine) {
 
 /// `wait` closes the child's stdin first, so `cat` ends.
 fn wait_closes_stdin(engine: Engine) {
-    let mut child = spawn(probe_cmd(["cat"]).stdin(Stdio::piped()).stdout(Stdio::null()), engine);
+    let mut child = spawn(
+        probe_cmd(["cat"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null()),
+        engine,
+    );
     assert!(child.stdin.is_some());
     let status = child.wait().expect("wait");
     assert!(status.success(), "{status:?}");
@@ -157,14 +208,24 @@ fn stdio_null(engine: Engine) {
     cmd.stdin(Stdio::null()).stderr(Stdio::null());
     let mut child = spawn(cmd.arg("state").stdout(Stdio::piped()), engine);
     let mut text = Vec::new();
-    child.stdout.take().expect("stdout").read_to_end(&mut text).expect("read");
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_end(&mut text)
+        .expect("read");
     assert!(child.wait().expect("wait").success());
     let st = util::State::parse(&text);
     assert_eq!(st.fdlink(0), "/dev/null");
     assert_eq!(st.fdlink(2), "/dev/null");
 
     // Output to /dev/null is accepted and discarded.
-    let mut child = spawn(probe_cmd(["spew", "100000", "100000"]).stdout(Stdio::null()).stderr(Stdio::null()), engine);
+    let mut child = spawn(
+        probe_cmd(["spew", "100000", "100000"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+        engine,
+    );
     assert!(child.stdout.is_none() && child.stderr.is_none());
     assert!(child.wait().expect("wait").success());
 }
@@ -186,18 +247,34 @@ fn stdio_from_file(engine: Engine) {
 
     let mut cmd = probe_cmd(["spew", "1000", "2000"]);
     cmd.stdout(File::create(&out_path).expect("create out"))
-        .stderr(std::os::fd::OwnedFd::from(File::create(&err_path).expect("create err")));
+        .stderr(std::os::fd::OwnedFd::from(
+            File::create(&err_path).expect("create err"),
+        ));
     assert!(spawn(&mut cmd, engine).wait().expect("wait").success());
-    check_spew(&fs::read(&out_path).expect("read"), 1000, true, "stdout file");
-    check_spew(&fs::read(&err_path).expect("read"), 2000, false, "stderr file");
+    check_spew(
+        &fs::read(&out_path).expect("read"),
+        1000,
+        true,
+        "stdout file",
+    );
+    check_spew(
+        &fs::read(&err_path).expect("read"),
+        2000,
+        false,
+        "stderr file",
+    );
 }
 
 fn stdio_chaining(engine: Engine) {
     const N: usize = 2 * 1024 * 1024 + 3;
     // fastspawn -> fastspawn
-    let mut first = spawn(probe_cmd(["spew", &N.to_string(), "0"]).stdout(Stdio::piped()), engine);
+    let mut first = spawn(
+        probe_cmd(["spew", &N.to_string(), "0"]).stdout(Stdio::piped()),
+        engine,
+    );
     let mut cmd = probe_cmd(["cat"]);
-    cmd.stdin(first.stdout.take().expect("piped stdout")).stdout(Stdio::piped());
+    cmd.stdin(first.stdout.take().expect("piped stdout"))
+        .stdout(Stdio::piped());
     let second = spawn(&mut cmd, engine);
     drop(cmd); // the command holds the read end too: not needed for EOF, but be tidy
     let out = second.wait_with_output().expect("wait_with_output");
@@ -217,9 +294,15 @@ fn stdio_chaining(engine: Engine) {
     check_spew(&out.stdout, 70_000, true, "std | fastspawn");
 
     // fastspawn -> std
-    let mut child = spawn(probe_cmd(["spew", "80000", "0"]).stdout(Stdio::piped()), engine);
+    let mut child = spawn(
+        probe_cmd(["spew", "80000", "0"]).stdout(Stdio::piped()),
+        engine,
+    );
     let pipe: std::os::fd::OwnedFd = child.stdout.take().expect("stdout").into();
-    let std_out = std_probe_cmd(["cat"]).stdin(pipe).output().expect("std output");
+    let std_out = std_probe_cmd(["cat"])
+        .stdin(pipe)
+        .output()
+        .expect("std output");
     assert!(child.wait().expect("wait").success());
     check_spew(&std_out.stdout, 80_000, true, "fastspawn | std");
 }
@@ -265,7 +348,11 @@ fn env_scenarios() -> Vec<Vec<EnvOp>> {
         vec![Set("FASTSPAWN_T_A", "x=y=z"), Set("FASTSPAWN_T_B", "")],
         vec![Set("PATH", "/nowhere:/usr/bin:/bin")],
         vec![Set("CARGO_PKG_NAME", "overridden")],
-        vec![Remove("CARGO_PKG_NAME"), Remove("PATH"), Remove("FASTSPAWN_T_NEVER_SET")],
+        vec![
+            Remove("CARGO_PKG_NAME"),
+            Remove("PATH"),
+            Remove("FASTSPAWN_T_NEVER_SET"),
+        ],
         vec![Clear],
         vec![Clear, Set("FASTSPAWN_T_A", "1"), Set("FASTSPAWN_T_B", "2")],
         vec![Set("FASTSPAWN_T_A", "1"), Remove("FASTSPAWN_T_A")],
@@ -273,15 +360,31 @@ fn env_scenarios() -> Vec<Vec<EnvOp>> {
         vec![Remove("CARGO_PKG_NAME"), Set("CARGO_PKG_NAME", "back")],
         vec![Clear, Set("FASTSPAWN_T_X", "1"), Remove("FASTSPAWN_T_X")],
         vec![Set("FASTSPAWN_T_A", "1"), Clear, Set("FASTSPAWN_T_B", "2")],
-        vec![Remove("PATH"), Clear, Remove("FASTSPAWN_T_A"), Set("FASTSPAWN_T_C", "3")],
-        vec![Many(&[("FASTSPAWN_T_A", "1"), ("FASTSPAWN_T_A", "2"), ("FASTSPAWN_T_B", "b")])],
-        vec![Set("FASTSPAWN_T_A", "1"), Many(&[("FASTSPAWN_T_A", "3")]), Remove("CARGO_PKG_VERSION")],
+        vec![
+            Remove("PATH"),
+            Clear,
+            Remove("FASTSPAWN_T_A"),
+            Set("FASTSPAWN_T_C", "3"),
+        ],
+        vec![Many(&[
+            ("FASTSPAWN_T_A", "1"),
+            ("FASTSPAWN_T_A", "2"),
+            ("FASTSPAWN_T_B", "b"),
+        ])],
+        vec![
+            Set("FASTSPAWN_T_A", "1"),
+            Many(&[("FASTSPAWN_T_A", "3")]),
+            Remove("CARGO_PKG_VERSION"),
+        ],
         vec![Clear, Many(&[("PATH", "/usr/bin:/bin"), ("HOME", "/tmp")])],
     ]
 }
 
 fn env_like_std(engine: Engine) {
-    assert!(std::env::var_os("CARGO_PKG_NAME").is_some(), "run the tests with cargo");
+    assert!(
+        std::env::var_os("CARGO_PKG_NAME").is_some(),
+        "run the tests with cargo"
+    );
     for ops in env_scenarios() {
         let mut ours = probe_cmd(["env"]);
         let mut theirs = std_probe_cmd(["env"]);
@@ -308,10 +411,37 @@ fn env_like_std(engine: Engine) {
     }
 }
 
+/// A large environment, built from generated variables, matches std too.
+fn large_env_like_std(engine: Engine) {
+    let vars: Vec<(String, String)> = (0..3000)
+        .map(|i| (format!("FASTSPAWN_T_BIG_{i}"), "v".repeat(i % 50)))
+        .collect();
+    let mut ours = probe_cmd(["env"]);
+    let mut theirs = std_probe_cmd(["env"]);
+    ours.envs(vars.iter().map(|(k, v)| (k, v)));
+    theirs.envs(vars.iter().map(|(k, v)| (k, v)));
+    for i in (0..3000).step_by(7) {
+        ours.env_remove(format!("FASTSPAWN_T_BIG_{i}"));
+        theirs.env_remove(format!("FASTSPAWN_T_BIG_{i}"));
+    }
+    let out = output_ok(&mut ours, engine);
+    let reference = theirs.output().expect("std output");
+    assert!(out.stdout == reference.stdout, "environments differ");
+    let count = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"FASTSPAWN_T_BIG_"))
+        .count();
+    assert_eq!(count, 3000 - 3000usize.div_ceil(7));
+}
+
 fn cwd(engine: Engine) {
     let dir = TempDir::new("cwd");
     let canonical = dir.path().canonicalize().expect("canonicalize");
-    let st = state(probe_cmd(Vec::<&str>::new()).current_dir(dir.path()), engine);
+    let st = state(
+        probe_cmd(Vec::<&str>::new()).current_dir(dir.path()),
+        engine,
+    );
     assert_eq!(Path::new(st.get("cwd")), canonical);
 
     let st = state(probe_cmd(Vec::<&str>::new()).current_dir("/"), engine);
@@ -319,7 +449,10 @@ fn cwd(engine: Engine) {
 
     // Without current_dir the child has ours.
     let st = state(&mut probe_cmd(Vec::<&str>::new()), engine);
-    assert_eq!(Path::new(st.get("cwd")), std::env::current_dir().expect("cwd"));
+    assert_eq!(
+        Path::new(st.get("cwd")),
+        std::env::current_dir().expect("cwd")
+    );
 }
 
 /// `./x` is resolved in the child's new working directory, as std does.
@@ -330,17 +463,33 @@ fn relative_program_in_new_cwd(engine: Engine) {
     fs::create_dir(&sub).expect("mkdir");
     symlink(probe(), sub.join("y")).expect("symlink");
 
-    for (program, cwd) in [("./x", dir.path().to_owned()), ("sub/y", dir.path().to_owned()), ("../x", sub.clone())] {
+    for (program, cwd) in [
+        ("./x", dir.path().to_owned()),
+        ("sub/y", dir.path().to_owned()),
+        ("../x", sub.clone()),
+    ] {
         let mut ours = Command::new(program);
         ours.arg("args").current_dir(&cwd);
         let out = output_ok(&mut ours, engine);
-        let reference = process::Command::new(program).arg("args").current_dir(&cwd).output().expect("std output");
-        assert_eq!(out.stdout, reference.stdout, "{program} in {}", cwd.display());
+        let reference = process::Command::new(program)
+            .arg("args")
+            .current_dir(&cwd)
+            .output()
+            .expect("std output");
+        assert_eq!(
+            out.stdout,
+            reference.stdout,
+            "{program} in {}",
+            cwd.display()
+        );
         assert_eq!(out.stdout, format!("{program}\nargs\n").into_bytes());
     }
 
     // Without current_dir, ./x is looked up in our own cwd, where it is not.
-    let err = Command::new("./x").engine(engine).spawn().expect_err("./x is not in our cwd");
+    let err = Command::new("./x")
+        .engine(engine)
+        .spawn()
+        .expect_err("./x is not in our cwd");
     assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
 }
 
@@ -356,7 +505,10 @@ fn outcome(result: io::Result<process::Output>) -> Result<String, io::ErrorKind>
 }
 
 fn ours_outcome(cmd: &mut Command, engine: Engine) -> Result<String, io::ErrorKind> {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null()).engine(engine);
+    cmd.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .engine(engine);
     outcome(match cmd.spawn() {
         Ok(child) => {
             assert_eq!(child.engine(), engine);
@@ -379,16 +531,41 @@ fn path_lookup_like_std(engine: Engine) {
     b.script(&format!("sub/{name}"), "sub-from-b");
     let path = format!("{}:{}", a.path().display(), b.path().display());
 
-    let cases: Vec<(String, Vec<(&str, String)>, Result<String, io::ErrorKind>)> = vec![
+    type Case = (
+        String,
+        Vec<(&'static str, String)>,
+        Result<String, io::ErrorKind>,
+    );
+    let cases: Vec<Case> = vec![
         // found through the PATH set on the command, skipping what is not executable
-        (name.clone(), vec![("PATH", path.clone())], Ok("from-b x\n".into())),
-        (format!("{name}-dir"), vec![("PATH", path.clone())], Ok("dir-from-b x\n".into())),
+        (
+            name.clone(),
+            vec![("PATH", path.clone())],
+            Ok("from-b x\n".into()),
+        ),
+        (
+            format!("{name}-dir"),
+            vec![("PATH", path.clone())],
+            Ok("dir-from-b x\n".into()),
+        ),
         // only the non-executable one in PATH: std says PermissionDenied
-        (name.clone(), vec![("PATH", a.path().display().to_string())], Err(io::ErrorKind::PermissionDenied)),
+        (
+            name.clone(),
+            vec![("PATH", a.path().display().to_string())],
+            Err(io::ErrorKind::PermissionDenied),
+        ),
         // nowhere
-        (util::unique_name("missing"), vec![("PATH", path.clone())], Err(io::ErrorKind::NotFound)),
+        (
+            util::unique_name("missing"),
+            vec![("PATH", path.clone())],
+            Err(io::ErrorKind::NotFound),
+        ),
         // a name with a slash is not searched (it is relative to the cwd, "/")
-        (format!("sub/{name}"), vec![("PATH", b.path().display().to_string())], Err(io::ErrorKind::NotFound)),
+        (
+            format!("sub/{name}"),
+            vec![("PATH", b.path().display().to_string())],
+            Err(io::ErrorKind::NotFound),
+        ),
     ];
     for (program, envs, expected) in cases {
         let mut ours = Command::new(&program);
@@ -414,7 +591,10 @@ fn path_changes_between_spawns(engine: Engine) {
     b.script(&name, "B");
     c.script(&name, "C");
     let mut cmd = Command::new(&name);
-    cmd.env("PATH", format!("{}:{}", b.path().display(), c.path().display()));
+    cmd.env(
+        "PATH",
+        format!("{}:{}", b.path().display(), c.path().display()),
+    );
     assert_eq!(ours_outcome(&mut cmd, engine), Ok("B\n".into()));
     assert_eq!(ours_outcome(&mut cmd, engine), Ok("B\n".into()));
     cmd.env("PATH", c.path());
@@ -425,12 +605,19 @@ fn path_changes_between_spawns(engine: Engine) {
     fs::remove_file(b.join(&name)).expect("rm");
     let mut fresh = Command::new(&name);
     fresh.env("PATH", &both);
-    assert_eq!(ours_outcome(&mut fresh, engine), Ok("C\n".into()), "after {name} left the first PATH dir");
+    assert_eq!(
+        ours_outcome(&mut fresh, engine),
+        Ok("C\n".into()),
+        "after {name} left the first PATH dir"
+    );
     // The program moves: the next spawn of a new command must not use a stale lookup.
     fs::remove_file(c.join(&name)).expect("rm");
     let mut again = Command::new(&name);
     again.env("PATH", c.path());
-    assert_eq!(ours_outcome(&mut again, engine), Err(io::ErrorKind::NotFound));
+    assert_eq!(
+        ours_outcome(&mut again, engine),
+        Err(io::ErrorKind::NotFound)
+    );
     c.script(&name, "C2");
     assert_eq!(ours_outcome(&mut again, engine), Ok("C2\n".into()));
 }
@@ -466,29 +653,67 @@ fn path_removed_falls_back_to_default(engine: Engine) {
         let mut theirs = process::Command::new(&missing);
         setup(&mut ours, &mut theirs);
         assert_eq!(outcome(theirs.output()), Err(io::ErrorKind::NotFound));
-        assert_eq!(ours_outcome(&mut ours, engine), Err(io::ErrorKind::NotFound), "{what}");
+        assert_eq!(
+            ours_outcome(&mut ours, engine),
+            Err(io::ErrorKind::NotFound),
+            "{what}"
+        );
     }
 
-    // Only in the parent's PATH: cargo, when its directory is in our PATH
-    // and it is not in /bin or /usr/bin.
-    let cargo = Path::new(env!("CARGO"));
-    let dir = cargo.parent().expect("cargo's dir");
-    let in_path = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d == dir))
-        .unwrap_or(false);
-    let name = cargo.file_name().expect("name");
-    if !in_path || Path::new("/bin").join(name).exists() || Path::new("/usr/bin").join(name).exists() {
-        util::skip("cargo is not only in the parent's PATH: cannot check the parent's PATH is ignored");
+    // A program only in the parent's PATH (not in /bin or /usr/bin) is not
+    // found once the command removes PATH. Candidates that print their
+    // version and exit at once.
+    let Some(name) = only_in_parent_path(&["cargo", "rustc", "rustup", "go", "node"]) else {
+        util::skip(
+            "no program is only in the parent's PATH: cannot check the parent's PATH is ignored",
+        );
         return;
-    }
-    let mut ours = Command::new(name);
-    let mut theirs = process::Command::new(name);
+    };
+    let mut ours = Command::new(&name);
+    let mut theirs = process::Command::new(&name);
     ours.arg("--version").env_remove("PATH");
     theirs.arg("--version").env_remove("PATH");
-    assert_eq!(outcome(theirs.output()), Err(io::ErrorKind::NotFound), "std");
-    assert_eq!(ours_outcome(&mut ours, engine), Err(io::ErrorKind::NotFound), "cargo without PATH");
+    assert_eq!(
+        outcome(theirs.output()),
+        Err(io::ErrorKind::NotFound),
+        "std, {name}"
+    );
+    assert_eq!(
+        ours_outcome(&mut ours, engine),
+        Err(io::ErrorKind::NotFound),
+        "{name} without PATH"
+    );
+    let mut ours = Command::new(&name);
+    ours.arg("--version").env_clear();
+    assert_eq!(
+        ours_outcome(&mut ours, engine),
+        Err(io::ErrorKind::NotFound),
+        "{name} after env_clear"
+    );
     // and with the parent's PATH it is found
-    assert!(ours_outcome(Command::new(name).arg("--version"), engine).is_ok());
+    assert!(
+        ours_outcome(Command::new(&name).arg("--version"), engine).is_ok(),
+        "{name} with our PATH"
+    );
+}
+
+/// The first of `candidates` that is in a directory of our PATH but in
+/// neither /bin nor /usr/bin.
+fn only_in_parent_path(candidates: &[&str]) -> Option<String> {
+    let path = std::env::var_os("PATH")?;
+    let dirs: Vec<_> = std::env::split_paths(&path).collect();
+    candidates
+        .iter()
+        .find(|name| {
+            !Path::new("/bin").join(name).exists()
+                && !Path::new("/usr/bin").join(name).exists()
+                && dirs.iter().any(|dir| {
+                    fs::metadata(dir.join(name))
+                        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+                        .unwrap_or(false)
+                })
+        })
+        .map(|name| name.to_string())
 }
 
 fn arg0(engine: Engine) {
@@ -497,19 +722,35 @@ fn arg0(engine: Engine) {
 
     let out = output_ok(probe_cmd(["args", "a"]).arg0("zero"), engine);
     assert_eq!(out.stdout, b"zero\nargs\na\n");
-    let reference = process::Command::new(probe()).arg0("zero").args(["args", "a"]).output().expect("std");
+    let reference = process::Command::new(probe())
+        .arg0("zero")
+        .args(["args", "a"])
+        .output()
+        .expect("std");
     assert_eq!(out.stdout, reference.stdout);
 
     // Without arg0, argv[0] is the program as given.
     let out = output_ok(&mut probe_cmd(["args"]), engine);
-    assert_eq!(out.stdout, format!("{}\nargs\n", probe().display()).into_bytes());
+    assert_eq!(
+        out.stdout,
+        format!("{}\nargs\n", probe().display()).into_bytes()
+    );
 
     // A program found in PATH keeps the bare name, or the arg0 set.
     let dir = TempDir::new("arg0");
     symlink(probe(), dir.join("p")).expect("symlink");
-    let out = output_ok(Command::new("p").env("PATH", dir.path()).arg("args"), engine);
+    let out = output_ok(
+        Command::new("p").env("PATH", dir.path()).arg("args"),
+        engine,
+    );
     assert_eq!(out.stdout, b"p\nargs\n");
-    let out = output_ok(Command::new("p").env("PATH", dir.path()).arg0("q").arg("args"), engine);
+    let out = output_ok(
+        Command::new("p")
+            .env("PATH", dir.path())
+            .arg0("q")
+            .arg("args"),
+        engine,
+    );
     assert_eq!(out.stdout, b"q\nargs\n");
 }
 
@@ -541,7 +782,11 @@ fn args_passed_verbatim(engine: Engine) {
     // Many arguments.
     let many: Vec<String> = (0..5000).map(|i| format!("arg-{i}")).collect();
     let out = output_ok(probe_cmd(["args"]).args(&many), engine);
-    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).expect("utf8").lines().skip(2).collect();
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .expect("utf8")
+        .lines()
+        .skip(2)
+        .collect();
     assert_eq!(lines, many);
 }
 
@@ -553,9 +798,16 @@ fn getters_like_std(engine: Engine) {
         theirs.args(["a", "b c"]).arg("").arg0("zero");
         apply_env(&ops, &mut ours, &mut theirs);
         assert_eq!(ours.get_program(), theirs.get_program());
-        assert_eq!(ours.get_args().collect::<Vec<_>>(), theirs.get_args().collect::<Vec<_>>());
+        assert_eq!(
+            ours.get_args().collect::<Vec<_>>(),
+            theirs.get_args().collect::<Vec<_>>()
+        );
         assert_eq!(ours.get_args().len(), theirs.get_args().len());
-        assert_eq!(ours.get_envs().collect::<Vec<_>>(), theirs.get_envs().collect::<Vec<_>>(), "{ops:?}");
+        assert_eq!(
+            ours.get_envs().collect::<Vec<_>>(),
+            theirs.get_envs().collect::<Vec<_>>(),
+            "{ops:?}"
+        );
         assert_eq!(ours.get_envs().len(), theirs.get_envs().len());
         assert_eq!(ours.get_current_dir(), theirs.get_current_dir());
         ours.current_dir("rel/dir");
@@ -568,6 +820,28 @@ fn getters_like_std(engine: Engine) {
     assert_eq!(cmd.get_engine(), engine);
     assert_eq!(cmd.get_args().len(), 0);
     assert_eq!(cmd.get_current_dir(), None);
+
+    // What the getters report is what the child gets.
+    let mut cmd = probe_cmd(["args", "x", "y z"]);
+    cmd.env_clear().env("FASTSPAWN_T_A", "1").current_dir("/");
+    let out = output_ok(&mut cmd, engine);
+    let mut expected = vec![cmd.get_program().as_bytes().to_vec()];
+    expected.extend(cmd.get_args().map(|a| a.as_bytes().to_vec()));
+    let lines: Vec<Vec<u8>> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    assert_eq!(lines, expected);
+    let mut cmd = probe_cmd(["env"]);
+    cmd.env_clear().env("FASTSPAWN_T_A", "1");
+    let out = output_ok(&mut cmd, engine);
+    let from_getters: String = cmd
+        .get_envs()
+        .filter_map(|(k, v)| Some(format!("{}={}\n", k.to_str()?, v?.to_str()?)))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), from_getters);
 }
 
 /// A command spawns again with what it prepared, and a change between spawns
@@ -581,7 +855,10 @@ fn spawn_twice_and_modify(engine: Engine) {
     assert_eq!(second.stdout, first.stdout);
 
     cmd.env("FASTSPAWN_T_B", "2");
-    assert_eq!(output_ok(&mut cmd, engine).stdout, b"FASTSPAWN_T_A=1\nFASTSPAWN_T_B=2\n");
+    assert_eq!(
+        output_ok(&mut cmd, engine).stdout,
+        b"FASTSPAWN_T_A=1\nFASTSPAWN_T_B=2\n"
+    );
     cmd.env_remove("FASTSPAWN_T_A");
     assert_eq!(output_ok(&mut cmd, engine).stdout, b"FASTSPAWN_T_B=2\n");
     cmd.arg0("renamed");
@@ -589,9 +866,15 @@ fn spawn_twice_and_modify(engine: Engine) {
 
     // Changing the program's arguments and working directory.
     let mut cmd = probe_cmd(["args"]);
-    assert_eq!(output_ok(&mut cmd, engine).stdout, format!("{}\nargs\n", probe().display()).into_bytes());
+    assert_eq!(
+        output_ok(&mut cmd, engine).stdout,
+        format!("{}\nargs\n", probe().display()).into_bytes()
+    );
     cmd.arg("more");
-    assert_eq!(output_ok(&mut cmd, engine).stdout, format!("{}\nargs\nmore\n", probe().display()).into_bytes());
+    assert_eq!(
+        output_ok(&mut cmd, engine).stdout,
+        format!("{}\nargs\nmore\n", probe().display()).into_bytes()
+    );
 
     let mut cmd = probe_cmd(["state"]);
     cmd.stdout(Stdio::piped());
@@ -605,14 +888,18 @@ fn spawn_twice_and_modify(engine: Engine) {
     let dir = TempDir::new("twice");
     let path = dir.join("out");
     let mut cmd = probe_cmd(["spew", "10", "0"]);
-    cmd.stdout(File::create(&path).expect("create")).engine(engine);
+    cmd.stdout(File::create(&path).expect("create"))
+        .engine(engine);
     for _ in 0..3 {
         let mut child = cmd.spawn().expect("spawn");
         assert_eq!(child.engine(), engine);
         assert!(child.wait().expect("wait").success());
     }
     drop(cmd);
-    assert_eq!(fs::read(&path).expect("read"), b"abcdefghijabcdefghijabcdefghij");
+    assert_eq!(
+        fs::read(&path).expect("read"),
+        b"abcdefghijabcdefghijabcdefghij"
+    );
 
     // Many spawns of one command.
     let mut cmd = probe_cmd(["exit", "5"]);

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
-use fastspawn::{Command, Engine, Stdio};
+use fastspawn::{Engine, Stdio};
 
 use crate::util::{
     self, TempDir, dup_at_least, dup_inheritable, fd_target, output_ok, pipe, probe_cmd, read_all,
@@ -15,7 +15,7 @@ use crate::util::{
 engine_tests!(shared: single_fd, identity_mapping_of_cloexec_fd, swap, three_cycle, onto_stdio,
     stdio_conflicts_with_mapping, child_sees_exactly_its_fds, same_parent_fd_twice, high_child_fd,
     mapped_command_spawns_twice);
-engine_tests!(exclusive: swap_at_3_and_4);
+engine_tests!(exclusive: swap_at_3_and_4, mapped_fds_collide_with_stdio_pipes);
 
 /// Runs `write-fd child_fd text` with `child_fd <- write end` and returns
 /// what arrived in the pipe.
@@ -40,7 +40,12 @@ fn single_fd(engine: Engine) {
     drop(cmd);
     io::Write::write_all(&mut File::from(w), b"from the parent").expect("write");
     let mut text = String::new();
-    child.stdout.take().expect("stdout").read_to_string(&mut text).expect("read");
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut text)
+        .expect("read");
     assert!(child.wait().expect("wait").success());
     assert_eq!(text, "from the parent");
 }
@@ -57,63 +62,108 @@ fn identity_mapping_of_cloexec_fd(engine: Engine) {
     assert_eq!(read_all(r), b"same-number");
 }
 
-/// Two pipes whose parent fds are X and Y, mapped to child fds Y and X.
-fn swap(engine: Engine) {
-    let (rx, wx) = pipe();
-    let (ry, wy) = pipe();
-    let (x, y) = (wx.as_raw_fd(), wy.as_raw_fd());
-    let (target_x, target_y) = (fd_target(&wx), fd_target(&wy));
+/// Pipes whose write ends are the parent's fds `raw[i]`, each mapped to the
+/// child fd `raw[(i + 1) % n]`: for two pipes a swap, for three a cycle.
+/// The command owns the very fds (not duplicates), so the numbers really
+/// collide. Returns the command (with the probe arguments `args(raw)`), the
+/// raw numbers, the read ends and the targets (`pipe:[inode]`).
+fn rotated(
+    n: usize,
+    args: impl Fn(&[RawFd]) -> Vec<String>,
+) -> (fastspawn::Command, Vec<RawFd>, Vec<OwnedFd>, Vec<String>) {
+    let pipes: Vec<(OwnedFd, OwnedFd)> = (0..n).map(|_| pipe()).collect();
+    let raw: Vec<RawFd> = pipes.iter().map(|(_, w)| w.as_raw_fd()).collect();
+    let targets: Vec<String> = pipes.iter().map(|(_, w)| fd_target(w)).collect();
+    let mut cmd = probe_cmd(args(&raw));
+    let mut reads = Vec::new();
+    for (i, (r, w)) in pipes.into_iter().enumerate() {
+        cmd.fd(raw[(i + 1) % n], w);
+        reads.push(r);
+    }
+    (cmd, raw, reads, targets)
+}
 
-    let mut cmd = probe_cmd(Vec::<&str>::new());
-    cmd.fd(y, wx.try_clone().expect("dup")).fd(x, wy.try_clone().expect("dup"));
+fn check_rotation(n: usize, engine: Engine) {
+    let (mut cmd, raw, reads, targets) = rotated(n, |_| Vec::new());
     cmd.stdin(Stdio::null());
     let st = state(&mut cmd, engine);
-    assert_eq!(st.fdlink(y), target_x, "child fd {y} must be the parent's fd {x}");
-    assert_eq!(st.fdlink(x), target_y, "child fd {x} must be the parent's fd {y}");
-    let mut expected = vec![0, 1, 2, x, y];
+    drop(cmd);
+    for i in 0..n {
+        let child_fd = raw[(i + 1) % n];
+        assert_eq!(
+            st.fdlink(child_fd),
+            targets[i],
+            "child fd {child_fd} must be the parent's fd {}",
+            raw[i]
+        );
+    }
+    let mut expected = vec![0, 1, 2];
+    expected.extend(&raw);
     expected.sort_unstable();
     assert_eq!(st.fds(), expected);
+    for r in reads {
+        assert_eq!(read_all(r), b"");
+    }
 
-    // Data flows the swapped way.
-    let mut cmd = probe_cmd(["write-fd", &y.to_string(), "written to child fd y"]);
-    cmd.fd(y, wx).fd(x, wy);
+    // Data flows the rotated way: child fd raw[0] is the parent's raw[n-1].
+    let (mut cmd, _, reads, _) = rotated(n, |raw| {
+        vec!["write-fd".into(), raw[0].to_string(), "rotated".into()]
+    });
     output_ok(&mut cmd, engine);
     drop(cmd);
-    assert_eq!(read_all(rx), b"written to child fd y");
-    assert_eq!(read_all(ry), b"");
+    let got: Vec<Vec<u8>> = reads.into_iter().map(read_all).collect();
+    let mut expected = vec![Vec::new(); n];
+    expected[n - 1] = b"rotated".to_vec();
+    assert_eq!(got, expected);
+}
+
+/// Two pipes whose parent fds are X and Y, mapped to child fds Y and X.
+fn swap(engine: Engine) {
+    check_rotation(2, engine);
+}
+
+/// Child b <- A, child c <- B, child a <- C, where a, b, c are the parent's
+/// fd numbers of A, B, C.
+fn three_cycle(engine: Engine) {
+    check_rotation(3, engine);
+    check_rotation(5, engine);
 }
 
 /// The swap with the parent's fds exactly at 3 and 4 (child 3 <- parent 4,
 /// child 4 <- parent 3), when this process has 3 and 4 free.
 fn swap_at_3_and_4(engine: Engine) {
-    let (r4, w4) = pipe();
-    let (r3, w3) = pipe();
+    // Make both pipes far from 3 and 4 first (they may have got 3 and 4).
+    let (r4, w4, r3, w3) = {
+        let (r4, w4) = pipe();
+        let (r3, w3) = pipe();
+        (
+            dup_at_least(&r4, 10),
+            dup_at_least(&w4, 10),
+            dup_at_least(&r3, 10),
+            dup_at_least(&w3, 10),
+        )
+    };
     let fds = util::open_fds();
-    let free = |fd: RawFd| !fds.contains(&fd);
-    if !(free(3) && free(4)) {
-        // The pipes themselves may have taken 3 and 4: place them.
-        let at_3 = [&r4, &w4, &r3, &w3].iter().any(|f| f.as_raw_fd() == 3);
-        let at_4 = [&r4, &w4, &r3, &w3].iter().any(|f| f.as_raw_fd() == 4);
-        if !(at_3 || free(3)) || !(at_4 || free(4)) {
-            util::skip("fds 3 and 4 of the test process are in use");
-            return;
-        }
+    if fds.contains(&3) || fds.contains(&4) {
+        util::skip(format_args!(
+            "fds 3 and 4 of the test process are in use: {:?}",
+            util::describe_fds(&fds)
+        ));
+        return;
     }
-    // Move every pipe end off 3 and 4, then put w4 at 4 and w3 at 3.
-    let (r4, w4, r3, w3) = (
-        dup_at_least(&r4, 10),
-        dup_at_least(&w4, 10),
-        dup_at_least(&r3, 10),
-        dup_at_least(&w3, 10),
-    );
-    assert!(!util::open_fds().contains(&3) && !util::open_fds().contains(&4), "3 and 4 are free now");
-    let w3 = dup_at_least(&w3, 3);
-    let w4 = dup_at_least(&w4, 4);
+    // Nothing else runs (exclusive test), so these land on 3 and 4.
+    let (w3, w4) = {
+        let at_3 = dup_at_least(&w3, 3);
+        let at_4 = dup_at_least(&w4, 4);
+        drop((w3, w4));
+        (at_3, at_4)
+    };
     assert_eq!((w3.as_raw_fd(), w4.as_raw_fd()), (3, 4));
     let (t3, t4) = (fd_target(&w3), fd_target(&w4));
 
     let mut cmd = probe_cmd(Vec::<&str>::new());
-    cmd.fd(3, w4.try_clone().expect("dup")).fd(4, w3.try_clone().expect("dup"));
+    cmd.fd(3, w4.try_clone().expect("dup"))
+        .fd(4, w3.try_clone().expect("dup"));
     let st = state(&mut cmd, engine);
     drop(cmd);
     assert_eq!(st.fdlink(3), t4);
@@ -127,50 +177,14 @@ fn swap_at_3_and_4(engine: Engine) {
     assert_eq!(read_all(r3), b"");
 }
 
-/// Child b <- A, child c <- B, child a <- C, where a, b, c are the parent's
-/// fd numbers of A, B, C.
-fn three_cycle(engine: Engine) {
-    let pipes: Vec<(OwnedFd, OwnedFd)> = (0..3).map(|_| pipe()).collect();
-    let raw: Vec<RawFd> = pipes.iter().map(|(_, w)| w.as_raw_fd()).collect();
-    let targets: Vec<String> = pipes.iter().map(|(_, w)| fd_target(w)).collect();
-
-    let mut cmd = probe_cmd(Vec::<&str>::new());
-    for i in 0..3 {
-        cmd.fd(raw[(i + 1) % 3], pipes[i].1.try_clone().expect("dup"));
-    }
-    let st = state(&mut cmd, engine);
-    for i in 0..3 {
-        assert_eq!(
-            st.fdlink(raw[(i + 1) % 3]),
-            targets[i],
-            "child fd {} must be the parent's fd {}",
-            raw[(i + 1) % 3],
-            raw[i]
-        );
-    }
-    let mut expected = vec![0, 1, 2, raw[0], raw[1], raw[2]];
-    expected.sort_unstable();
-    assert_eq!(st.fds(), expected);
-
-    // Data: write to the child fd that holds pipe 2.
-    let mut cmd = probe_cmd(["write-fd", &raw[0].to_string(), "via the cycle"]);
-    let mut reads = Vec::new();
-    for (i, (r, w)) in pipes.into_iter().enumerate() {
-        cmd.fd(raw[(i + 1) % 3], w);
-        reads.push(r);
-    }
-    output_ok(&mut cmd, engine);
-    drop(cmd);
-    let got: Vec<Vec<u8>> = reads.into_iter().map(read_all).collect();
-    assert_eq!(got, vec![b"".to_vec(), b"".to_vec(), b"via the cycle".to_vec()]);
-}
-
 fn onto_stdio(engine: Engine) {
     // stdout from a mapping
     let (r, w) = pipe();
     let mut cmd = probe_cmd(["spew", "3000", "0"]);
     cmd.fd(1, w);
-    assert!(spawn(&mut cmd, engine).wait().expect("wait").success());
+    let mut child = spawn(&mut cmd, engine);
+    assert!(child.stdout.is_none());
+    assert!(child.wait().expect("wait").success());
     drop(cmd);
     assert_eq!(read_all(r).len(), 3000);
 
@@ -206,9 +220,69 @@ fn stdio_conflicts_with_mapping(engine: Engine) {
             1 => cmd.stdout(Stdio::piped()),
             _ => cmd.stderr(Stdio::null()),
         };
-        let err = cmd.engine(engine).spawn().expect_err("fd mapped and stream set");
+        let err = cmd
+            .engine(engine)
+            .spawn()
+            .expect_err("fd mapped and stream set");
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "fd {fd}: {err}");
     }
+    // Mapping 1 and setting only stdin and stderr is fine.
+    let (r, w) = pipe();
+    let mut cmd = probe_cmd(["write-fd", "1", "ok"]);
+    cmd.fd(1, w).stdin(Stdio::null()).stderr(Stdio::null());
+    let mut child = spawn(&mut cmd, engine);
+    assert!(child.stdout.is_none(), "fd 1 is mapped: no stdout pipe");
+    assert!(child.wait().expect("wait").success());
+    drop(cmd);
+    assert_eq!(read_all(r), b"ok");
+}
+
+/// The child fds asked for are the low numbers where the library's own
+/// stdio pipes land in the parent (3, 4, ... are free here), so moving fds
+/// into place must not clobber the pipes, and the other way round.
+fn mapped_fds_collide_with_stdio_pipes(engine: Engine) {
+    let fds = util::open_fds();
+    let free_low: Vec<RawFd> = (3..16).filter(|fd| !fds.contains(fd)).take(8).collect();
+    if free_low.len() < 4 {
+        util::skip(format_args!(
+            "too few free low fds: {:?}",
+            util::describe_fds(&fds)
+        ));
+        return;
+    }
+    let sources: Vec<(OwnedFd, OwnedFd)> = free_low
+        .iter()
+        .map(|_| {
+            let (r, w) = pipe();
+            (dup_at_least(&r, 200), dup_at_least(&w, 200))
+        })
+        .collect();
+    let targets: Vec<String> = sources.iter().map(|(_, w)| fd_target(w)).collect();
+    let mut cmd = probe_cmd(["state"]);
+    for (fd, (_, w)) in free_low.iter().zip(&sources) {
+        cmd.fd(*fd, w.try_clone().expect("dup"));
+    }
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = spawn(&mut cmd, engine);
+    let stdin_target = fd_target(child.stdin.as_ref().expect("stdin"));
+    let stdout_target = fd_target(child.stdout.as_ref().expect("stdout"));
+    let stderr_target = fd_target(child.stderr.as_ref().expect("stderr"));
+    let out = child.wait_with_output().expect("wait_with_output");
+    assert!(out.status.success(), "{out:?}");
+    let st = util::State::parse(&out.stdout);
+    for (fd, target) in free_low.iter().zip(&targets) {
+        assert_eq!(st.fdlink(*fd), target, "child fd {fd}");
+    }
+    assert_eq!(st.fdlink(0), stdin_target, "stdin");
+    assert_eq!(st.fdlink(1), stdout_target, "stdout");
+    assert_eq!(st.fdlink(2), stderr_target, "stderr");
+    let mut expected = vec![0, 1, 2];
+    expected.extend(&free_low);
+    assert_eq!(st.fds(), expected);
+    drop(cmd);
+    drop(sources);
 }
 
 /// Other fds of the parent, inheritable or not, never reach the child.
@@ -226,31 +300,24 @@ fn child_sees_exactly_its_fds(engine: Engine) {
     assert_eq!(st.fds(), vec![0, 1, 2], "{:#?}", st.0);
 
     let mut cmd = probe_cmd(Vec::<&str>::new());
-    cmd.stdin(Stdio::null()).fd(5, w.try_clone().expect("dup")).fd(9, r.try_clone().expect("dup"));
+    cmd.stdin(Stdio::null())
+        .fd(5, w.try_clone().expect("dup"))
+        .fd(9, r.try_clone().expect("dup"));
     let st = state(&mut cmd, engine);
     assert_eq!(st.fds(), vec![0, 1, 2, 5, 9], "{:#?}", st.0);
     assert_eq!(st.fdlink(5), fd_target(&w));
 
-    // Inherited stdio too: the child still has 0..2 from us (if we have them) and nothing else.
+    // Inherited stdin and stderr: the child has ours (when we have them),
+    // its stdout and the mapped fd, and nothing else.
     let ours: Vec<RawFd> = util::open_fds().into_iter().filter(|fd| *fd < 3).collect();
+    let (sr, sw) = pipe();
     let mut cmd = probe_cmd(["state"]);
-    let st = {
-        let (sr, sw) = pipe();
-        let mut child = spawn(cmd.fd(7, sw), engine);
-        drop(cmd);
-        let text = read_all(sr);
-        assert!(child.wait().expect("wait").success());
-        // the probe printed to its stdout, which is ours: read it from fd 7 instead? No:
-        // state goes to stdout, so run it again with stdout on the pipe below.
-        drop(text);
-        let (sr, sw) = pipe();
-        let mut cmd = probe_cmd(["state"]);
-        let mut child = spawn(cmd.fd(7, sw.try_clone().expect("dup")).stdout(sw), engine);
-        drop(cmd);
-        let text = read_all(sr);
-        assert!(child.wait().expect("wait").success());
-        util::State::parse(&text)
-    };
+    cmd.fd(7, sw.try_clone().expect("dup")).stdout(sw);
+    let mut child = spawn(&mut cmd, engine);
+    drop(cmd);
+    let text = read_all(sr);
+    assert!(child.wait().expect("wait").success());
+    let st = util::State::parse(&text);
     let mut expected: Vec<RawFd> = ours.iter().copied().filter(|fd| *fd != 1).collect();
     expected.extend([1, 7]);
     expected.sort_unstable();
@@ -289,7 +356,8 @@ fn mapped_command_spawns_twice(engine: Engine) {
 
     let (r, w) = pipe();
     let mut cmd = probe_cmd(["state"]);
-    cmd.fd(3, w.try_clone().expect("dup")).stdout(Stdio::piped());
+    cmd.fd(3, w.try_clone().expect("dup"))
+        .stdout(Stdio::piped());
     let first = util::State::parse(&output_ok(&mut cmd, engine).stdout);
     assert_eq!(first.fds(), vec![0, 1, 2, 3]);
     cmd.fd(6, w);
@@ -297,6 +365,4 @@ fn mapped_command_spawns_twice(engine: Engine) {
     assert_eq!(second.fds(), vec![0, 1, 2, 3, 6]);
     drop(cmd);
     assert_eq!(read_all(r), b"");
-
-    let _ = Command::new("unused");
 }

@@ -81,7 +81,9 @@ pub fn engine_usable(engine: Engine) -> bool {
     if engine.is_available() {
         true
     } else {
-        skip(format_args!("engine {engine} is not available on this kernel"));
+        skip(format_args!(
+            "engine {engine} is not available on this kernel"
+        ));
         false
     }
 }
@@ -113,7 +115,11 @@ pub fn probe() -> &'static Path {
         if is_stale(&path) {
             build_probe(&profile_dir);
         }
-        assert!(path.is_file(), "{} is missing after building it", path.display());
+        assert!(
+            path.is_file(),
+            "{} is missing after building it",
+            path.display()
+        );
         path
     })
 }
@@ -129,7 +135,11 @@ fn newest_source(dir: &Path) -> SystemTime {
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        let time = if path.is_dir() { newest_source(&path) } else { mtime(&path).unwrap_or(newest) };
+        let time = if path.is_dir() {
+            newest_source(&path)
+        } else {
+            mtime(&path).unwrap_or(newest)
+        };
         newest = newest.max(time);
     }
     newest
@@ -149,7 +159,14 @@ fn build_probe(profile_dir: &Path) {
         Some(name) => name.to_owned(),
     };
     let out = process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "fastspawn-probe", "--profile", &profile])
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "fastspawn-probe",
+            "--profile",
+            &profile,
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(process::Stdio::null())
         .output()
@@ -200,7 +217,9 @@ pub fn spawn(cmd: &mut Command, engine: Engine) -> Child {
 /// Spawns with stdout and stderr piped, checks the engine, collects the output.
 pub fn output(cmd: &mut Command, engine: Engine) -> Output {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    spawn(cmd, engine).wait_with_output().expect("wait_with_output")
+    spawn(cmd, engine)
+        .wait_with_output()
+        .expect("wait_with_output")
 }
 
 /// Like [`output`], and asserts the child exited 0.
@@ -214,7 +233,10 @@ pub fn output_ok(cmd: &mut Command, engine: Engine) -> Output {
 /// engine the spawn must fail with `Unsupported` (and `None` is returned).
 pub fn spawn_full(cmd: &mut Command, engine: Engine) -> Option<Child> {
     if engine == Engine::PosixSpawn {
-        let err = cmd.engine(engine).spawn().expect_err("posix-spawn cannot apply this option");
+        let err = cmd
+            .engine(engine)
+            .spawn()
+            .expect_err("posix-spawn cannot apply this option");
         assert_eq!(err.kind(), io::ErrorKind::Unsupported, "{err}");
         None
     } else {
@@ -231,8 +253,12 @@ pub fn state(cmd: &mut Command, engine: Engine) -> State {
 
 /// Like [`state`], for options `Engine::PosixSpawn` cannot apply.
 pub fn state_full(cmd: &mut Command, engine: Engine) -> Option<State> {
-    cmd.arg("state").stdout(Stdio::piped()).stderr(Stdio::piped());
-    let out = spawn_full(cmd, engine)?.wait_with_output().expect("wait_with_output");
+    cmd.arg("state")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = spawn_full(cmd, engine)?
+        .wait_with_output()
+        .expect("wait_with_output");
     assert!(out.status.success(), "child failed: {out:?}");
     Some(State::parse(&out.stdout))
 }
@@ -257,12 +283,16 @@ impl State {
     }
 
     pub fn get(&self, key: &str) -> &str {
-        self.0.get(key).unwrap_or_else(|| panic!("no {key} in {self:#?}"))
+        self.0
+            .get(key)
+            .unwrap_or_else(|| panic!("no {key} in {self:#?}"))
     }
 
     pub fn num(&self, key: &str) -> i64 {
         let value = self.get(key);
-        value.parse().unwrap_or_else(|_| panic!("{key}={value} is not a number"))
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{key}={value} is not a number"))
     }
 
     /// A hex field (`sigblk`, `sigign`).
@@ -277,7 +307,10 @@ impl State {
         if value.is_empty() {
             return Vec::new();
         }
-        value.split(',').map(|fd| fd.parse().expect("fd number")).collect()
+        value
+            .split(',')
+            .map(|fd| fd.parse().expect("fd number"))
+            .collect()
     }
 
     pub fn fdlink(&self, fd: RawFd) -> &str {
@@ -287,7 +320,9 @@ impl State {
 
 /// A kernel signal set with `signals` in it (bit `n-1` is signal `n`).
 pub fn sigset_bits(signals: &[i32]) -> u64 {
-    signals.iter().fold(0, |set, &sig| set | (1u64 << (sig - 1)))
+    signals
+        .iter()
+        .fold(0, |set, &sig| set | (1u64 << (sig - 1)))
 }
 
 // ---------------------------------------------------------------------------
@@ -300,7 +335,11 @@ pub fn open_fds() -> Vec<RawFd> {
     // NUL-terminated strings until the next readdir.
     unsafe {
         let dir = libc::opendir(c"/proc/self/fd".as_ptr());
-        assert!(!dir.is_null(), "opendir /proc/self/fd: {}", io::Error::last_os_error());
+        assert!(
+            !dir.is_null(),
+            "opendir /proc/self/fd: {}",
+            io::Error::last_os_error()
+        );
         let own = libc::dirfd(dir);
         loop {
             let entry = libc::readdir(dir);
@@ -336,8 +375,16 @@ pub fn describe_fds(fds: &[RawFd]) -> Vec<String> {
 pub fn assert_fds_unchanged(before: &[RawFd], what: &str) {
     let after = open_fds();
     if after != before {
-        let leaked: Vec<RawFd> = after.iter().copied().filter(|fd| !before.contains(fd)).collect();
-        let closed: Vec<RawFd> = before.iter().copied().filter(|fd| !after.contains(fd)).collect();
+        let leaked: Vec<RawFd> = after
+            .iter()
+            .copied()
+            .filter(|fd| !before.contains(fd))
+            .collect();
+        let closed: Vec<RawFd> = before
+            .iter()
+            .copied()
+            .filter(|fd| !after.contains(fd))
+            .collect();
         panic!(
             "{what}: fds changed; new: {:?}, gone: {closed:?}",
             describe_fds(&leaked)
@@ -354,7 +401,11 @@ pub fn zombies() -> Vec<(i32, String)> {
         return found;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
             continue;
         };
         let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
@@ -378,7 +429,10 @@ pub fn zombies() -> Vec<(i32, String)> {
 /// Asserts this process has no zombie children.
 pub fn assert_no_zombies(what: &str) {
     let zombies = zombies();
-    assert!(zombies.is_empty(), "{what}: zombie children left: {zombies:?}");
+    assert!(
+        zombies.is_empty(),
+        "{what}: zombie children left: {zombies:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -453,8 +507,14 @@ impl TempDir {
         self.0.join(name)
     }
 
-    /// Writes a file with `mode`.
+    /// Writes a file with `mode`, which must not make it executable (see
+    /// [`TempDir::script`] and [`executable_copy`] for why).
     pub fn file(&self, name: &str, contents: &str, mode: u32) -> PathBuf {
+        assert_eq!(
+            mode & 0o111,
+            0,
+            "write executables with script() or executable_copy()"
+        );
         let path = self.join(name);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).expect("create dir");
@@ -464,9 +524,25 @@ impl TempDir {
         path
     }
 
-    /// A shell script that prints `text` and its arguments.
+    /// A shell script that prints `text` and its arguments. Written by
+    /// another process: see [`executable_copy`].
     pub fn script(&self, name: &str, text: &str) -> PathBuf {
-        self.file(name, &format!("#!/bin/sh\necho {text} \"$@\"\n"), 0o755)
+        let path = self.join(name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).expect("create dir");
+        }
+        let contents = format!("#!/bin/sh\necho {text} \"$@\"\n");
+        run_helper(
+            process::Command::new("/bin/sh")
+                .args([
+                    "-c",
+                    "printf '%s' \"$1\" > \"$2\" && chmod 755 \"$2\"",
+                    "sh",
+                ])
+                .arg(contents)
+                .arg(&path),
+        );
+        path
     }
 }
 
@@ -476,8 +552,29 @@ impl Drop for TempDir {
     }
 }
 
+fn run_helper(cmd: &mut process::Command) {
+    let out = cmd
+        .stdin(process::Stdio::null())
+        .output()
+        .expect("run helper");
+    assert!(out.status.success(), "{cmd:?}: {out:?}");
+}
+
+/// Copies `src` to `dst` (mode 0755) with `cp`, so that this process never
+/// holds a writable fd on the new executable. If it did, a child forked by
+/// another test thread at that moment would inherit the fd until its own
+/// execve, and executing `dst` meanwhile would fail with ETXTBSY.
+pub fn executable_copy(src: &Path, dst: &Path) {
+    run_helper(process::Command::new("cp").arg("--").arg(src).arg(dst));
+    fs::set_permissions(dst, fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
 /// A name no program on this machine has.
 pub fn unique_name(tag: &str) -> String {
     static COUNT: AtomicUsize = AtomicUsize::new(0);
-    format!("fastspawn-{tag}-{}-{}", process::id(), COUNT.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "fastspawn-{tag}-{}-{}",
+        process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    )
 }

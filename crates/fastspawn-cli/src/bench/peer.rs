@@ -114,6 +114,13 @@ pub struct Peers {
 
 impl Peers {
     pub fn new(dir: PathBuf) -> Result<Peers> {
+        // Absolute, so a runner that changes its cwd still finds the child.
+        let dir = dir.canonicalize().with_context(|| {
+            format!(
+                "peers directory {} is missing: build the peers with `make peers`",
+                dir.display()
+            )
+        })?;
         for peer in [
             "noop",
             "c-peer",

@@ -16,10 +16,11 @@
 //! - never returns: it ends in `execve` or in `exit_group(127)`, on its own
 //!   stack, so it cannot clobber a parent frame;
 //! - writes to shared memory only through the plan's error slot;
-//! - runs with every signal blocked (the parent blocks them around the
-//!   clone), with handlers reset to `SIG_DFL` (by `CLONE_CLEAR_SIGHAND`, or
-//!   by [`reset_handlers`] for `clone`), and sets the program's signal mask
-//!   as its last step before `execve`.
+//! - runs no handler of the parent: handlers are reset to `SIG_DFL` by the
+//!   kernel (`CLONE_CLEAR_SIGHAND`), or, for plain `clone`, by
+//!   [`reset_handlers`] while every signal is still blocked (the parent
+//!   blocks them around that clone); the program's signal mask is set as
+//!   the last step before `execve`.
 //!
 //! The steps run in a fixed order, each failure goes to one place that
 //! records `(step, errno)` and exits with status 127:
@@ -150,7 +151,11 @@ enum Never {}
 /// Turns a raw result into `Err((step, errno))` when negative.
 #[inline(always)]
 fn check(step: u32, ret: isize) -> Result<isize, (u32, i32)> {
-    if ret < 0 { Err((step, ret.wrapping_neg() as i32)) } else { Ok(ret) }
+    if ret < 0 {
+        Err((step, ret.wrapping_neg() as i32))
+    } else {
+        Ok(ret)
+    }
 }
 
 fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
@@ -197,7 +202,9 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
     }
     if let Some(fd) = p.cgroup_procs {
         // SAFETY: writing "0" to cgroup.procs moves the writer; 1 byte from a static.
-        check(step::CGROUP, unsafe { sys!(libc::SYS_write, fd, c"0".as_ptr(), 1) })?;
+        check(step::CGROUP, unsafe {
+            sys!(libc::SYS_write, fd, c"0".as_ptr(), 1)
+        })?;
     }
 
     for op in p.fd_ops {
@@ -216,7 +223,13 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
     for (resource, limit) in p.rlimits {
         // SAFETY: limit points to a live rlimit64; pid 0 is this process.
         check(step::RLIMIT, unsafe {
-            sys!(libc::SYS_prlimit64, 0, *resource, limit as *const Rlimit64, 0)
+            sys!(
+                libc::SYS_prlimit64,
+                0,
+                *resource,
+                limit as *const Rlimit64,
+                0
+            )
         })?;
     }
 
@@ -234,7 +247,13 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
 
     // SAFETY: the set is a live u64; the old set is not wanted.
     check(step::SIGNALS, unsafe {
-        sys!(libc::SYS_rt_sigprocmask, libc::SIG_SETMASK, &p.sigmask as *const u64, 0, SIGSET_SIZE)
+        sys!(
+            libc::SYS_rt_sigprocmask,
+            libc::SIG_SETMASK,
+            &p.sigmask as *const u64,
+            0,
+            SIGSET_SIZE
+        )
     })?;
 
     // SAFETY: path, argv and envp are live, NUL-terminated, prepared by the parent.
@@ -245,10 +264,21 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
 }
 
 fn set_default(signal: usize) -> Result<(), (u32, i32)> {
-    let action = KernelSigaction { handler: libc::SIG_DFL, flags: 0, restorer: 0, mask: 0 };
+    let action = KernelSigaction {
+        handler: libc::SIG_DFL,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
     // SAFETY: action is a live kernel sigaction; no old action wanted.
     let ret = unsafe {
-        sys!(libc::SYS_rt_sigaction, signal, &action as *const KernelSigaction, 0, SIGSET_SIZE)
+        sys!(
+            libc::SYS_rt_sigaction,
+            signal,
+            &action as *const KernelSigaction,
+            0,
+            SIGSET_SIZE
+        )
     };
     // SIGKILL and SIGSTOP cannot be changed: EINVAL is expected for them.
     if ret < 0 && ret != -(libc::EINVAL as isize) {
@@ -262,10 +292,21 @@ fn set_default(signal: usize) -> Result<(), (u32, i32)> {
 fn reset_handlers() -> Result<(), (u32, i32)> {
     let mut signal = 1;
     while signal <= 64 {
-        let mut old = KernelSigaction { handler: 0, flags: 0, restorer: 0, mask: 0 };
+        let mut old = KernelSigaction {
+            handler: 0,
+            flags: 0,
+            restorer: 0,
+            mask: 0,
+        };
         // SAFETY: old is a live kernel sigaction to fill in.
         let ret = unsafe {
-            sys!(libc::SYS_rt_sigaction, signal, 0, &mut old as *mut KernelSigaction, SIGSET_SIZE)
+            sys!(
+                libc::SYS_rt_sigaction,
+                signal,
+                0,
+                &mut old as *mut KernelSigaction,
+                SIGSET_SIZE
+            )
         };
         if ret == 0 && old.handler != libc::SIG_DFL && old.handler != libc::SIG_IGN {
             set_default(signal)?;

@@ -8,10 +8,17 @@
 //!   `CLONE_VFORK` the thread resumes only once the child has called
 //!   `execve` (and left this memory) or exited, so no two children ever use
 //!   one stack.
-//! - Every signal, glibc's internal ones included, is blocked on the
-//!   spawning thread across the clone; the child starts with that mask and
-//!   replaces it just before `execve`. So no handler of the parent ever runs
-//!   in the child, and the parent thread's mask is restored right after.
+//! - No handler of the parent may ever run in the child, on the parent's
+//!   memory. With `clone3` the kernel guarantees it: `CLONE_CLEAR_SIGHAND`
+//!   resets every caught signal to `SIG_DFL` in the child at creation, so
+//!   between the clone and the `execve` a signal can only take its default
+//!   action (or be ignored), which runs no user code; the child sets the
+//!   program's signal mask as its last step. With plain `clone` the child
+//!   starts with the parent's handlers, so every signal (glibc's internal
+//!   ones included) is blocked on the spawning thread across the clone; the
+//!   child resets the handlers, then sets the program's mask, and the parent
+//!   thread's mask is restored right after. (Blocking around `clone3` too
+//!   would cost two system calls per spawn and protect nothing more.)
 //! - The trampoline after `clone3` is written in assembly: in the child the
 //!   kernel has switched to the new stack, and the only thing done there is
 //!   calling the entry function, which never returns.
@@ -142,7 +149,6 @@ pub(crate) fn clone3(plan: &ChildPlan<'_>, cgroup: Option<i32>) -> Result<Spawne
             args.flags |= CLONE_INTO_CGROUP;
             args.cgroup = fd as u64;
         }
-        let old_mask = raw::set_signal_mask(!0);
         let ret: isize;
         // SAFETY: see the file header. In the parent (rax != 0) the block
         // ends normally; in the child (rax == 0) it calls child::entry with
@@ -167,13 +173,15 @@ pub(crate) fn clone3(plan: &ChildPlan<'_>, cgroup: Option<i32>) -> Result<Spawne
                 lateout("rcx") _, lateout("r11") _,
             );
         }
-        raw::set_signal_mask(old_mask);
         if ret < 0 {
             return Err(ret.wrapping_neg() as i32);
         }
         // SAFETY: the kernel stored a new pidfd that nothing else owns.
         let pidfd = (pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) });
-        Ok(Spawned { pid: ret as i32, pidfd })
+        Ok(Spawned {
+            pid: ret as i32,
+            pidfd,
+        })
     })?
 }
 
@@ -206,7 +214,9 @@ pub(crate) fn clone_vfork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spaw
                 &mut pidfd as *mut i32,
             )
         };
-        let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL);
+        let errno = std::io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EINVAL);
         raw::set_signal_mask(old_mask);
         if ret < 0 {
             return Err(errno);

@@ -20,7 +20,10 @@ impl CStringArray {
     pub(crate) fn with_capacity(n: usize) -> CStringArray {
         let mut ptrs = Vec::with_capacity(n + 1);
         ptrs.push(ptr::null());
-        CStringArray { strings: Vec::with_capacity(n), ptrs }
+        CStringArray {
+            strings: Vec::with_capacity(n),
+            ptrs,
+        }
     }
 
     pub(crate) fn push(&mut self, s: CString) {

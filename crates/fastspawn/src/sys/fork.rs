@@ -33,7 +33,9 @@ pub(crate) fn fork(
     if pid == 0 {
         super::child::run(plan);
     }
-    let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL);
+    let errno = std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EINVAL);
     raw::set_signal_mask(old_mask);
     drop(writer);
     if pid < 0 {
@@ -54,7 +56,8 @@ pub(crate) fn fork(
         let step = u32::from_ne_bytes([report[0], report[1], report[2], report[3]]);
         let errno = i32::from_ne_bytes([report[4], report[5], report[6], report[7]]);
         slot.step.store(step, std::sync::atomic::Ordering::Relaxed);
-        slot.errno.store(errno, std::sync::atomic::Ordering::Relaxed);
+        slot.errno
+            .store(errno, std::sync::atomic::Ordering::Relaxed);
     }
     let pidfd = super::wait::pidfd_open(pid);
     Ok(Spawned { pid, pidfd })

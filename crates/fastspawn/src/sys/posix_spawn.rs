@@ -110,8 +110,14 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
     // SAFETY: attr is initialised; the sets are plain values copied in.
     unsafe {
         check(libc::posix_spawnattr_setflags(&mut attr.0, flags))?;
-        check(libc::posix_spawnattr_setsigmask(&mut attr.0, &sigset(plan.sigmask)))?;
-        check(libc::posix_spawnattr_setsigdefault(&mut attr.0, &sigset(plan.sigdefault)))?;
+        check(libc::posix_spawnattr_setsigmask(
+            &mut attr.0,
+            &sigset(plan.sigmask),
+        ))?;
+        check(libc::posix_spawnattr_setsigdefault(
+            &mut attr.0,
+            &sigset(plan.sigdefault),
+        ))?;
         if let Some(pgroup) = plan.pgroup {
             check(libc::posix_spawnattr_setpgroup(&mut attr.0, pgroup))?;
         }
@@ -164,9 +170,20 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
     if ret != 0 {
         // posix_spawn does not tell the clone's errors from the child's;
         // either way glibc has reaped the child already (pid stays 0).
-        plan.report.step.store(super::child::step::EXEC, std::sync::atomic::Ordering::Relaxed);
-        plan.report.errno.store(ret, std::sync::atomic::Ordering::Relaxed);
-        return Ok(Spawned { pid: 0, pidfd: None });
+        plan.report.step.store(
+            super::child::step::EXEC,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        plan.report
+            .errno
+            .store(ret, std::sync::atomic::Ordering::Relaxed);
+        return Ok(Spawned {
+            pid: 0,
+            pidfd: None,
+        });
     }
-    Ok(Spawned { pid, pidfd: super::wait::pidfd_open(pid) })
+    Ok(Spawned {
+        pid,
+        pidfd: super::wait::pidfd_open(pid),
+    })
 }

@@ -7,7 +7,11 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use crate::engine::Features;
 
 pub(crate) fn probe() -> Features {
-    Features { clone3: has_clone3(), pidfd: has_pidfd(), close_range: has_close_range() }
+    Features {
+        clone3: has_clone3(),
+        pidfd: has_pidfd(),
+        close_range: has_close_range(),
+    }
 }
 
 /// `clone3(NULL, 0)` is EINVAL (size too small) where clone3 exists.

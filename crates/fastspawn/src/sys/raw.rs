@@ -68,8 +68,12 @@ pub(crate) unsafe fn syscall6(
 
 /// Calls `syscall6` with the missing arguments set to zero.
 macro_rules! sys {
-    ($nr:expr) => { $crate::sys::raw::syscall6($nr, 0, 0, 0, 0, 0, 0) };
-    ($nr:expr, $a:expr) => { $crate::sys::raw::syscall6($nr, $a as usize, 0, 0, 0, 0, 0) };
+    ($nr:expr) => {
+        $crate::sys::raw::syscall6($nr, 0, 0, 0, 0, 0, 0)
+    };
+    ($nr:expr, $a:expr) => {
+        $crate::sys::raw::syscall6($nr, $a as usize, 0, 0, 0, 0, 0)
+    };
     ($nr:expr, $a:expr, $b:expr) => {
         $crate::sys::raw::syscall6($nr, $a as usize, $b as usize, 0, 0, 0, 0)
     };
@@ -77,7 +81,15 @@ macro_rules! sys {
         $crate::sys::raw::syscall6($nr, $a as usize, $b as usize, $c as usize, 0, 0, 0)
     };
     ($nr:expr, $a:expr, $b:expr, $c:expr, $d:expr) => {
-        $crate::sys::raw::syscall6($nr, $a as usize, $b as usize, $c as usize, $d as usize, 0, 0)
+        $crate::sys::raw::syscall6(
+            $nr,
+            $a as usize,
+            $b as usize,
+            $c as usize,
+            $d as usize,
+            0,
+            0,
+        )
     };
 }
 pub(crate) use sys;

@@ -11,7 +11,11 @@ use rustix::process::{Pid, WaitId, WaitIdOptions, WaitIdStatus, WaitOptions};
 
 /// Waits for the child to exit; with `nohang`, returns `None` if it has not.
 /// The result is a raw wait status, as `waitpid` reports it.
-pub(crate) fn wait(pidfd: Option<BorrowedFd<'_>>, pid: i32, nohang: bool) -> io::Result<Option<i32>> {
+pub(crate) fn wait(
+    pidfd: Option<BorrowedFd<'_>>,
+    pid: i32,
+    nohang: bool,
+) -> io::Result<Option<i32>> {
     let pid = Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))?;
     loop {
         let result = match pidfd {
@@ -24,7 +28,11 @@ pub(crate) fn wait(pidfd: Option<BorrowedFd<'_>>, pid: i32, nohang: bool) -> io:
                     .map(|status| status.map(|s| raw_status(&s)))
             }
             None => {
-                let options = if nohang { WaitOptions::NOHANG } else { WaitOptions::empty() };
+                let options = if nohang {
+                    WaitOptions::NOHANG
+                } else {
+                    WaitOptions::empty()
+                };
                 rustix::process::waitpid(Some(pid), options)
                     .map(|status| status.map(|(_, s)| s.as_raw()))
             }
@@ -59,7 +67,11 @@ pub(crate) fn send_signal(pidfd: Option<BorrowedFd<'_>>, pid: i32, signal: i32) 
             None => libc::kill(pid, signal) as libc::c_long,
         }
     };
-    if ret < 0 { Err(io::Error::last_os_error()) } else { Ok(()) }
+    if ret < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
 }
 
 /// `pidfd_open(pid)`, or `None` when the kernel has no pidfds.

@@ -1,0 +1,17 @@
+//! fastspawn's integration tests, as one test binary (ripgrep-style): the
+//! modules below share `util`, and the child of every test is the
+//! `fastspawn-probe` binary (built on demand by `util::probe`).
+//!
+//! Behaviour tests run once per engine (`engine_tests!`); tests that count
+//! fds or zombies, or change process-wide state, hold `util::exclusive()`.
+
+#[macro_use]
+mod util;
+
+mod behaviour;
+mod credentials;
+mod engines;
+mod errors;
+mod fds;
+mod process;
+mod stress;
