@@ -308,7 +308,10 @@ impl Command {
         self.changed()
     }
 
-    /// Runs the child as user `id` (`setuid`, applied after `gid` and `groups`).
+    /// Runs the child as user `id` (`setuid`, applied after `gid` and
+    /// `groups`). Without [`groups`](Self::groups), the supplementary groups
+    /// are dropped first (where permitted), as std does, so a child of root
+    /// keeps none of root's groups.
     pub fn uid(&mut self, id: u32) -> &mut Command {
         self.opts.uid = Some(id);
         self.changed()
@@ -372,6 +375,9 @@ impl Command {
     /// Signals blocked in the child when the program starts (default: none,
     /// whatever the spawning thread blocks).
     pub fn signal_mask(&mut self, signals: &[i32]) -> &mut Command {
+        if let Some(bad) = signals.iter().find(|s| !(1..=64).contains(*s)) {
+            return self.reject(format!("signal_mask: {bad} is not a signal number"));
+        }
         self.opts.sigmask = signals.iter().fold(0, |set, &s| set | sigbit(s));
         self.changed()
     }
@@ -380,6 +386,9 @@ impl Command {
     /// when the parent ignores them (`POSIX_SPAWN_SETSIGDEF`). `SIGPIPE` is
     /// always reset, as std does; caught signals are reset by `execve`.
     pub fn signal_default(&mut self, signals: &[i32]) -> &mut Command {
+        if let Some(bad) = signals.iter().find(|s| !(1..=64).contains(*s)) {
+            return self.reject(format!("signal_default: {bad} is not a signal number"));
+        }
         self.opts.sigdefault = signals.iter().fold(0, |set, &s| set | sigbit(s));
         self.changed()
     }

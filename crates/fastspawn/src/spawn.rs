@@ -328,6 +328,7 @@ impl Attempt<'_> {
             setsid: self.opts.setsid,
             pgroup: self.opts.pgroup,
             groups: self.prepared.groups.as_deref(),
+            drop_groups: self.opts.uid.is_some() && self.opts.groups.is_none(),
             gid: self.opts.gid,
             uid: self.opts.uid,
             umask: self.opts.umask,

@@ -12,6 +12,7 @@ use fastspawn::{Command, Engine, Error, Resource, Stdio, Step};
 use crate::util::{self, TempDir, pipe, probe, probe_cmd, read_all};
 
 engine_tests!(exclusive: missing_program, not_executable, nul_bytes, conflicting_fd_mappings,
+    bad_signal_numbers,
     bad_cwd, child_side_failures);
 
 /// Spawns `cmd`, expecting an error, and checks that the failure left no fd
@@ -253,6 +254,37 @@ fn conflicting_fd_mappings(engine: Engine) {
         cmd
     });
     assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{err}");
+}
+
+/// Signal numbers outside 1..=64 are rejected by every option that takes one.
+fn bad_signal_numbers(engine: Engine) {
+    for (what, make) in [
+        (
+            "signal_mask(65)",
+            (|| {
+                let mut c = probe_cmd(["exit", "0"]);
+                c.signal_mask(&[libc::SIGUSR1, 65]);
+                c
+            }) as fn() -> Command,
+        ),
+        ("signal_default(0)", || {
+            let mut c = probe_cmd(["exit", "0"]);
+            c.signal_default(&[0]);
+            c
+        }),
+        ("pdeathsig(-1)", || {
+            let mut c = probe_cmd(["exit", "0"]);
+            c.pdeathsig(-1);
+            c
+        }),
+    ] {
+        let err = failing(engine, what, make);
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{what}: {err}");
+        assert!(
+            err.to_string().contains("is not a signal number"),
+            "{what}: {err}"
+        );
+    }
 }
 
 fn bad_cwd(engine: Engine) {

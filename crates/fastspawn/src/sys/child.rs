@@ -96,6 +96,8 @@ pub(crate) struct ChildPlan<'a> {
     pub setsid: bool,
     pub pgroup: Option<i32>,
     pub groups: Option<&'a [u32]>,
+    /// `setgroups(0)` before `setuid` when no groups were given (EPERM ignored).
+    pub drop_groups: bool,
     pub gid: Option<u32>,
     pub uid: Option<u32>,
     pub umask: Option<u32>,
@@ -182,6 +184,13 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
         check(step::SETGROUPS, unsafe {
             sys!(libc::SYS_setgroups, groups.len(), groups.as_ptr())
         })?;
+    }
+    if p.drop_groups {
+        // SAFETY: an empty group list; EPERM (not privileged) is not an error.
+        let ret = unsafe { sys!(libc::SYS_setgroups, 0, 0) };
+        if ret < 0 && ret != -(libc::EPERM as isize) {
+            return Err((step::SETGROUPS, ret.wrapping_neg() as i32));
+        }
     }
     if let Some(gid) = p.gid {
         // SAFETY: a raw setgid affects this process only (glibc's wrapper

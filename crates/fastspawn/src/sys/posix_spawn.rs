@@ -16,10 +16,13 @@
 
 use std::ffi::{CStr, c_char, c_int, c_void};
 use std::mem::MaybeUninit;
+
+const _: () = assert!(std::mem::size_of::<libc::sigset_t>() >= 8);
 use std::sync::OnceLock;
 
 use super::child::{ChildPlan, FdOp};
 use super::clone::Spawned;
+use super::raw::{KernelSigaction, SIGSET_SIZE, sys};
 
 type AddChdir = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, *const c_char) -> c_int;
 type AddClosefrom = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, c_int) -> c_int;
@@ -70,19 +73,48 @@ fn check(ret: c_int) -> Result<(), i32> {
     if ret == 0 { Ok(()) } else { Err(ret) }
 }
 
+/// A `sigset_t` with the kernel's first 64 signals from `bits` (bit n-1 is
+/// signal n). Built by hand: glibc's `sigaddset` refuses its internal
+/// signals 32 and 33, which `glibc_internal_defaults` must be able to name.
 fn sigset(bits: u64) -> libc::sigset_t {
-    // SAFETY: sigemptyset initialises the set; sigaddset on valid numbers.
+    // SAFETY: sigset_t is plain data; all zeroes is the empty set. glibc's
+    // sigset_t starts with an array of unsigned long whose first element
+    // holds signals 1..=64 on 64-bit Linux, the kernel's layout.
     unsafe {
-        let mut set = MaybeUninit::<libc::sigset_t>::uninit();
-        libc::sigemptyset(set.as_mut_ptr());
-        let mut set = set.assume_init();
-        for signal in 1..=64 {
-            if bits & (1u64 << (signal - 1)) != 0 {
-                libc::sigaddset(&mut set, signal);
-            }
-        }
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        (&mut set as *mut libc::sigset_t).cast::<u64>().write(bits);
         set
     }
+}
+
+/// glibc's posix_spawn leaves its internal signals (32, 33) ignored in the
+/// child, and an ignored signal stays ignored across `execve`. Ask for them
+/// to be reset unless the parent itself ignores them.
+fn glibc_internal_defaults() -> u64 {
+    let mut bits = 0;
+    for signal in [32usize, 33] {
+        let mut old = KernelSigaction {
+            handler: 0,
+            flags: 0,
+            restorer: 0,
+            mask: 0,
+        };
+        // SAFETY: a query only; old is a live kernel sigaction (glibc's
+        // sigaction() refuses these numbers, the system call does not).
+        let ret = unsafe {
+            sys!(
+                libc::SYS_rt_sigaction,
+                signal,
+                0,
+                &mut old as *mut KernelSigaction,
+                SIGSET_SIZE
+            )
+        };
+        if ret == 0 && old.handler != libc::SIG_IGN {
+            bits |= 1u64 << (signal - 1);
+        }
+    }
+    bits
 }
 
 pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
@@ -116,7 +148,7 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
         ))?;
         check(libc::posix_spawnattr_setsigdefault(
             &mut attr.0,
-            &sigset(plan.sigdefault),
+            &sigset(plan.sigdefault | glibc_internal_defaults()),
         ))?;
         if let Some(pgroup) = plan.pgroup {
             check(libc::posix_spawnattr_setpgroup(&mut attr.0, pgroup))?;
