@@ -437,24 +437,39 @@ impl Command {
 
     /// Starts the child. Streams not configured are inherited.
     pub fn spawn(&mut self) -> Result<Child> {
-        crate::spawn::spawn(self, Defaults::Inherit)
+        crate::spawn::spawn(self, Purpose::Spawn)
     }
 
     /// Runs the child to its end and collects its stdout and stderr (piped
     /// unless configured; stdin is `/dev/null` unless configured).
     pub fn output(&mut self) -> Result<Output> {
-        crate::spawn::spawn(self, Defaults::Output)?.wait_with_output()
+        crate::spawn::spawn(self, Purpose::Output)?.wait_with_output()
     }
 
-    /// Runs the child to its end and returns how it exited.
+    /// Runs the child to its end and returns how it exited. Like
+    /// [`output`](Self::output), it creates no pidfd: the child never leaves
+    /// the call, and a pidfd costs a few microseconds per spawn.
     pub fn status(&mut self) -> Result<ExitStatus> {
-        crate::spawn::spawn(self, Defaults::Inherit)?.wait()
+        crate::spawn::spawn(self, Purpose::Status)?.wait()
     }
 }
 
-/// What unconfigured streams become.
+/// Why a child is started: decides what unconfigured streams become and
+/// whether the child needs a pidfd.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Defaults {
-    Inherit,
+pub(crate) enum Purpose {
+    /// `spawn`: streams inherited; the `Child` goes to the caller, who may
+    /// signal it at any time later, so it gets a pidfd.
+    Spawn,
+    /// `status`: streams inherited; waited for at once, no pidfd needed
+    /// (creating one costs a few microseconds per spawn).
+    Status,
+    /// `output`: stdin null, stdout and stderr piped; waited for at once.
     Output,
+}
+
+impl Purpose {
+    pub(crate) fn wants_pidfd(self) -> bool {
+        self == Purpose::Spawn
+    }
 }

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 use smallvec::SmallVec;
 
 use crate::child::Child;
-use crate::command::{Command, Defaults};
+use crate::command::{Command, Purpose};
 use crate::engine::{self, Engine};
 use crate::error::{Error, Result, Step};
 use crate::fdplan;
@@ -32,12 +32,12 @@ struct ParentEnds {
     stderr: Option<OwnedFd>,
 }
 
-pub(crate) fn spawn(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
+pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     if let Some(problem) = &cmd.invalid {
         return Err(Error::invalid(&cmd.program, problem.clone()));
     }
     prepare::refresh(cmd)?;
-    match spawn_prepared(cmd, defaults) {
+    match spawn_prepared(cmd, purpose) {
         // A cached PATH resolution that went stale: resolve again, once.
         Err(err) if is_stale_resolution(cmd, &err) => {
             let program = cmd.program.clone();
@@ -47,7 +47,7 @@ pub(crate) fn spawn(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
             }
             cmd.prepared = None;
             prepare::refresh(cmd)?;
-            spawn_prepared(cmd, defaults)
+            spawn_prepared(cmd, purpose)
         }
         other => other,
     }
@@ -65,7 +65,7 @@ fn is_stale_resolution(cmd: &Command, err: &Error) -> bool {
             .is_some_and(|p| p.searched_path.is_some())
 }
 
-fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
+fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     let program = cmd.program.as_os_str();
     let Command {
         prepared,
@@ -99,11 +99,11 @@ fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
             }
             continue;
         }
-        let kind = match (config, defaults) {
+        let kind = match (config, purpose) {
             (Some(stdio), _) => StdioRef::from(&stdio.0),
-            (None, Defaults::Inherit) => StdioRef::Inherit,
-            (None, Defaults::Output) if fd == 0 => StdioRef::Null,
-            (None, Defaults::Output) => StdioRef::Piped,
+            (None, Purpose::Spawn | Purpose::Status) => StdioRef::Inherit,
+            (None, Purpose::Output) if fd == 0 => StdioRef::Null,
+            (None, Purpose::Output) => StdioRef::Piped,
         };
         match kind {
             StdioRef::Inherit => keep.push(fd),
@@ -182,6 +182,7 @@ fn spawn_prepared(cmd: &mut Command, defaults: Defaults) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
+            pidfd: purpose.wants_pidfd(),
         };
         match attempt.run(candidate) {
             Ok(spawned) => {
@@ -272,6 +273,8 @@ struct Attempt<'a> {
     opts: &'a crate::command::ChildOptions,
     cwd: Option<&'a std::path::Path>,
     cgroup: Option<BorrowedFd<'a>>,
+    /// Whether the child gets a pidfd (where the kernel has them).
+    pidfd: bool,
 }
 
 impl Attempt<'_> {
@@ -350,10 +353,14 @@ impl Attempt<'_> {
         };
 
         let spawned = match engine {
-            Engine::Clone3 => sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd())),
-            Engine::CloneVfork => sys::clone::clone_vfork(&plan, engine::features().pidfd),
-            Engine::PosixSpawn => sys::posix_spawn::spawn(&plan),
-            Engine::Fork => sys::fork::fork(&plan, report.expect("made above"), &slot),
+            Engine::Clone3 => {
+                sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd()), self.pidfd)
+            }
+            Engine::CloneVfork => {
+                sys::clone::clone_vfork(&plan, self.pidfd && engine::features().pidfd)
+            }
+            Engine::PosixSpawn => sys::posix_spawn::spawn(&plan, self.pidfd),
+            Engine::Fork => sys::fork::fork(&plan, report.expect("made above"), &slot, self.pidfd),
             Engine::Auto => unreachable!("Auto is resolved by the caller"),
         }
         .map_err(Failure::Refused)?;

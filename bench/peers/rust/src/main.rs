@@ -307,9 +307,8 @@ fn build_std(ctx: &Ctx) -> io::Result<Command> {
 /// One measured loop for the synchronous std-based runners.
 fn run_std(ctx: &Ctx, args: &Args) -> Measured {
     let mut cmd = build_std(ctx).unwrap_or_else(|e| fail(ctx.runner, "command", e));
-    let mut spawn = || cmd.spawn().unwrap_or_else(|e| fail(ctx.runner, "spawn", e));
     for _ in 0..args.warmup {
-        check_status(ctx.runner, spawn().wait());
+        check_status(ctx.runner, cmd.status());
     }
     let mut children = Vec::with_capacity(if args.mode == Mode::Spawn {
         args.n as usize
@@ -322,10 +321,12 @@ fn run_std(ctx: &Ctx, args: &Args) -> Measured {
     let t0 = Instant::now();
     let mut t = t0;
     for _ in 0..args.n {
-        let mut child = spawn();
+        // wait mode: `status()` (spawn + wait, as std implements it).
         match args.mode {
-            Mode::Wait => check_status(ctx.runner, child.wait()),
-            Mode::Spawn => children.push(child),
+            Mode::Wait => check_status(ctx.runner, cmd.status()),
+            Mode::Spawn => {
+                children.push(cmd.spawn().unwrap_or_else(|e| fail(ctx.runner, "spawn", e)))
+            }
         }
         if let Some(s) = samples.as_mut() {
             let t1 = Instant::now();
@@ -573,9 +574,8 @@ fn run_fastspawn(ctx: Ctx, args: &Args) -> Measured {
     let runner = ctx.runner;
     let mut cmd =
         fastspawn_command(&ctx, args.with_options).unwrap_or_else(|e| fail(runner, "command", e));
-    let mut spawn = || cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e));
     for _ in 0..args.warmup {
-        check_fastspawn(runner, spawn().wait());
+        check_fastspawn(runner, cmd.status());
     }
     let mut children = Vec::with_capacity(if args.mode == Mode::Spawn {
         args.n as usize
@@ -587,10 +587,11 @@ fn run_fastspawn(ctx: Ctx, args: &Args) -> Measured {
     let t0 = Instant::now();
     let mut t = t0;
     for _ in 0..args.n {
-        let mut child = spawn();
+        // wait mode: `status()` (no pidfd: the child never leaves the call);
+        // spawn mode: `spawn()`, whose `Child` carries a pidfd.
         match args.mode {
-            Mode::Wait => check_fastspawn(runner, child.wait()),
-            Mode::Spawn => children.push(child),
+            Mode::Wait => check_fastspawn(runner, cmd.status()),
+            Mode::Spawn => children.push(cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e))),
         }
         if let Some(s) = samples.as_mut() {
             let t1 = Instant::now();

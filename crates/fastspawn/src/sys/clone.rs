@@ -130,21 +130,27 @@ pub(crate) struct Spawned {
     pub pidfd: Option<OwnedFd>,
 }
 
-/// `clone3(CLONE_VM|CLONE_VFORK|CLONE_PIDFD|CLONE_CLEAR_SIGHAND[|CLONE_INTO_CGROUP])`.
+/// `clone3(CLONE_VM|CLONE_VFORK|CLONE_CLEAR_SIGHAND[|CLONE_PIDFD][|CLONE_INTO_CGROUP])`.
 /// Returns the errno of the clone itself; a failure of the child is in the plan's slot.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn clone3(plan: &ChildPlan<'_>, cgroup: Option<i32>) -> Result<Spawned, i32> {
+pub(crate) fn clone3(
+    plan: &ChildPlan<'_>,
+    cgroup: Option<i32>,
+    want_pidfd: bool,
+) -> Result<Spawned, i32> {
     with_stack(|low, size| {
         let mut pidfd: i32 = -1;
         let mut args = CloneArgs {
-            flags: (libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD) as u64
-                | CLONE_CLEAR_SIGHAND,
+            flags: (libc::CLONE_VM | libc::CLONE_VFORK) as u64 | CLONE_CLEAR_SIGHAND,
             pidfd: &mut pidfd as *mut i32 as u64,
             exit_signal: libc::SIGCHLD as u64,
             stack: low as u64,
             stack_size: size as u64,
             ..CloneArgs::default()
         };
+        if want_pidfd {
+            args.flags |= libc::CLONE_PIDFD as u64;
+        }
         if let Some(fd) = cgroup {
             args.flags |= CLONE_INTO_CGROUP;
             args.cgroup = fd as u64;
@@ -187,7 +193,11 @@ pub(crate) fn clone3(plan: &ChildPlan<'_>, cgroup: Option<i32>) -> Result<Spawne
 
 /// `clone3` needs a hand-written trampoline, which exists for x86_64 only.
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn clone3(_plan: &ChildPlan<'_>, _cgroup: Option<i32>) -> Result<Spawned, i32> {
+pub(crate) fn clone3(
+    _plan: &ChildPlan<'_>,
+    _cgroup: Option<i32>,
+    _want_pidfd: bool,
+) -> Result<Spawned, i32> {
     Err(libc::ENOSYS)
 }
 

@@ -23,6 +23,7 @@ pub(crate) fn fork(
     plan: &ChildPlan<'_>,
     report_pipe: (OwnedFd, OwnedFd),
     slot: &ErrorSlot,
+    want_pidfd: bool,
 ) -> Result<Spawned, i32> {
     let (reader, writer) = report_pipe;
     debug_assert_eq!(plan.report_pipe, Some(writer.as_raw_fd()));
@@ -59,6 +60,10 @@ pub(crate) fn fork(
         slot.errno
             .store(errno, std::sync::atomic::Ordering::Relaxed);
     }
-    let pidfd = super::wait::pidfd_open(pid);
+    let pidfd = if want_pidfd {
+        super::wait::pidfd_open(pid)
+    } else {
+        None
+    };
     Ok(Spawned { pid, pidfd })
 }

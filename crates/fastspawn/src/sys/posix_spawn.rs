@@ -117,7 +117,7 @@ fn glibc_internal_defaults() -> u64 {
     bits
 }
 
-pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
+pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {
     let ext = extensions();
     // SAFETY: init fills the objects; the guards destroy them.
     let mut actions = unsafe {
@@ -214,8 +214,10 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
             pidfd: None,
         });
     }
-    Ok(Spawned {
-        pid,
-        pidfd: super::wait::pidfd_open(pid),
-    })
+    let pidfd = if want_pidfd {
+        super::wait::pidfd_open(pid)
+    } else {
+        None
+    };
+    Ok(Spawned { pid, pidfd })
 }
