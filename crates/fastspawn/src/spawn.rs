@@ -303,6 +303,20 @@ impl Attempt<'_> {
             keep.push(write.as_raw_fd());
         }
         let fd_plan = fdplan::plan(self.targets, &keep);
+        // The clone engines share the fd table and let the child keep only
+        // what lies below the highest fd it needs (close_range, Linux 5.9).
+        let unshare_below = (matches!(engine, Engine::Clone3 | Engine::CloneVfork)
+            && engine::features().close_range)
+            .then(|| {
+                let highest = self
+                    .targets
+                    .iter()
+                    .flat_map(|&(dst, src)| [dst, src])
+                    .chain(keep.iter().copied())
+                    .max()
+                    .unwrap_or(2);
+                (highest + 1) as u32
+            });
 
         // Without CLONE_INTO_CGROUP the child joins by writing cgroup.procs.
         let cgroup_procs = match (engine, self.cgroup) {
@@ -324,6 +338,7 @@ impl Attempt<'_> {
             argv: self.prepared.argv.as_ptr(),
             envp: self.prepared.envp_ptr(),
             cwd: self.prepared.cwd.as_deref(),
+            unshare_below,
             fd_ops: &fd_plan.ops,
             close: &fd_plan.close,
             close_range: engine::features().close_range,
@@ -352,16 +367,22 @@ impl Attempt<'_> {
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
         };
 
-        let spawned = match engine {
+        let clone = |pidfd: bool| match engine {
             Engine::Clone3 => {
-                sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd()), self.pidfd)
+                sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd()), pidfd)
             }
-            Engine::CloneVfork => {
-                sys::clone::clone_vfork(&plan, self.pidfd && engine::features().pidfd)
-            }
-            Engine::PosixSpawn => sys::posix_spawn::spawn(&plan, self.pidfd),
+            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && engine::features().pidfd),
+            Engine::PosixSpawn => sys::posix_spawn::spawn(&plan, pidfd),
+            Engine::Fork | Engine::Auto => unreachable!("handled below"),
+        };
+        let spawned = match engine {
             Engine::Fork => sys::fork::fork(&plan, report.expect("made above"), &slot, self.pidfd),
-            Engine::Auto => unreachable!("Auto is resolved by the caller"),
+            // Out of fds for the pidfd: the child is still worth starting;
+            // it is then waited for and signalled by pid, as std does.
+            _ => match clone(self.pidfd) {
+                Err(libc::EMFILE | libc::ENFILE) if self.pidfd => clone(false),
+                other => other,
+            },
         }
         .map_err(Failure::Refused)?;
 

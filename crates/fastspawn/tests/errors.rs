@@ -546,3 +546,52 @@ fn nproc_helper() {
     }
     println!("nproc-helper: ok");
 }
+
+/// Regression: with no fd left for the pidfd, `spawn` still starts the
+/// child (it then has no pidfd and is waited for by pid) instead of failing.
+#[test]
+fn no_fd_for_the_pidfd_still_spawns() {
+    let _guard = util::exclusive();
+    for engine in [Engine::Clone3, Engine::CloneVfork] {
+        if !util::engine_usable(engine) {
+            continue;
+        }
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit fills the struct.
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) }, 0);
+        // The child gets the usual limit back (its dynamic loader must open
+        // libraries), set in the child on the vfork path.
+        let mut cmd = probe_cmd(["exit", "7"]);
+        cmd.engine(engine)
+            .rlimit(fastspawn::Resource::Nofile, lim.rlim_cur, lim.rlim_max);
+        cmd.spawn().expect("warm-up").wait().expect("wait");
+        let before = util::open_fds();
+        // The lowest free fd number is the limit: no new fd can be opened.
+        let lowest_free = (0..).find(|fd| !before.contains(fd)).expect("a free fd");
+        let low = libc::rlimit {
+            rlim_cur: lowest_free as libc::rlim_t,
+            rlim_max: lim.rlim_max,
+        };
+        // SAFETY: valid struct; restored right below.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &low) }, 0);
+        let result = cmd.spawn();
+        // SAFETY: as above.
+        assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) }, 0);
+        let mut child = result.unwrap_or_else(|e| panic!("{engine}: {e}"));
+        assert!(
+            child.pidfd().is_none(),
+            "{engine}: a pidfd was made without a free fd"
+        );
+        assert_eq!(child.engine(), engine);
+        assert_eq!(
+            child.wait().expect("wait by pid").code(),
+            Some(7),
+            "{engine}"
+        );
+        util::assert_fds_unchanged(&before, &format!("{engine} without a pidfd"));
+        util::assert_no_zombies(&format!("{engine} without a pidfd"));
+    }
+}

@@ -15,7 +15,8 @@ use crate::util::{
 engine_tests!(shared: single_fd, identity_mapping_of_cloexec_fd, swap, three_cycle, onto_stdio,
     stdio_conflicts_with_mapping, child_sees_exactly_its_fds, same_parent_fd_twice, high_child_fd,
     mapped_command_spawns_twice);
-engine_tests!(exclusive: swap_at_3_and_4, mapped_fds_collide_with_stdio_pipes);
+engine_tests!(exclusive: swap_at_3_and_4, mapped_fds_collide_with_stdio_pipes,
+    crowded_fd_table);
 
 /// Runs `write-fd child_fd text` with `child_fd <- write end` and returns
 /// what arrived in the pipe.
@@ -365,4 +366,34 @@ fn mapped_command_spawns_twice(engine: Engine) {
     assert_eq!(second.fds(), vec![0, 1, 2, 3, 6]);
     drop(cmd);
     assert_eq!(read_all(r), b"");
+}
+
+/// Regression: the clone engines share the parent's fd table and let the
+/// child keep only the fds below the highest one it needs. With thousands of
+/// fds open in the parent (here also the pidfds of live children), pipes and
+/// mapped fds land at high numbers; the child must still get exactly its
+/// own fds, with the right files behind them.
+fn crowded_fd_table(engine: Engine) {
+    let devnull = File::open("/dev/null").expect("open");
+    let crowd: Vec<OwnedFd> = (0..3000).map(|_| dup_inheritable(&devnull)).collect();
+    let sleepers: Vec<_> = (0..50)
+        .map(|_| spawn(probe_cmd(["sleep", "30"]).stdin(Stdio::null()), engine))
+        .collect();
+    let (r, w) = pipe();
+    assert!(w.as_raw_fd() > 3000, "the pipe should land above the crowd");
+    let mut cmd = probe_cmd(Vec::<&str>::new());
+    cmd.stdin(Stdio::null()).fd(5, w);
+    let st = state(&mut cmd, engine);
+    assert_eq!(st.fds(), vec![0, 1, 2, 5], "{:#?}", st.0);
+    assert_eq!(st.fdlink(5), fd_target(&r));
+    // Data still flows through a mapped fd placed above the crowd.
+    let (r2, w2) = pipe();
+    let out = output_ok(probe_cmd(["write-fd", "4", "crowded"]).fd(4, w2), engine);
+    assert!(out.status.success());
+    assert_eq!(read_all(r2), b"crowded");
+    for mut child in sleepers {
+        child.kill().expect("kill");
+        child.wait().expect("wait");
+    }
+    drop(crowd);
 }

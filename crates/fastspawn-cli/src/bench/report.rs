@@ -109,6 +109,50 @@ fn reps_note(ms: &[Measurement]) -> String {
     format!("Median of {reps} repetitions (fresh process each, interleaved); ± is half the range.")
 }
 
+/// fastspawn-auto's time ratio to the raw C clone loop and to Rust std in
+/// every parameter set where both ran (as a range when there are several).
+fn peer_ratios(ms: &[Measurement]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for peer in ["c-clone", "rust-std"] {
+        let ratios: Vec<f64> = ms
+            .iter()
+            .filter(|m| m.runner == "fastspawn-auto")
+            .filter_map(|fs| {
+                let other = ms.iter().find(|m| m.runner == peer && same_cell(m, fs))?;
+                // Throughput ratio: above 1 means fastspawn-auto is faster.
+                ratio(per_spawn(Some(other)), per_spawn(Some(fs)))
+            })
+            .collect();
+        if ratios.is_empty() {
+            continue;
+        }
+        let lo = ratios.iter().copied().fold(f64::MAX, f64::min);
+        let hi = ratios.iter().copied().fold(f64::MIN, f64::max);
+        let range = if (hi - lo).abs() < 0.005 {
+            format!("{lo:.2}x")
+        } else {
+            format!("{lo:.2}x to {hi:.2}x")
+        };
+        notes.push(format!(
+            "fastspawn-auto throughput / {peer}'s, same parameters: {range} (above 1: fastspawn is faster)."
+        ));
+    }
+    notes
+}
+
+/// Whether two measurements share their parameters, the ones that only
+/// describe how fastspawn was configured (`extra_fds`, `column`) aside.
+fn same_cell(a: &Measurement, b: &Measurement) -> bool {
+    let key = |m: &Measurement| -> Vec<(String, String)> {
+        m.params
+            .iter()
+            .filter(|(k, _)| k.as_str() != "column" && k.as_str() != "extra_fds")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    key(a) == key(b)
+}
+
 /// The tables of one experiment.
 pub fn tables(name: &str, ms: &[Measurement]) -> Vec<Table> {
     let mut table = match name {
@@ -123,6 +167,7 @@ pub fn tables(name: &str, ms: &[Measurement]) -> Vec<Table> {
         _ => return Vec::new(),
     };
     table.about = about(name).to_string();
+    table.notes.extend(peer_ratios(ms));
     table.notes.push(reps_note(ms));
     table.notes.extend(reduced_note(ms));
     vec![table]

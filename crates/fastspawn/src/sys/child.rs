@@ -27,7 +27,8 @@
 //!
 //! 1. signal dispositions; 2. `setsid`, `setpgid`; 3. `setgroups`, `setgid`,
 //!    `setuid`; 4. `chdir`; 5. `umask`; 6. joining the cgroup (engines
-//!    without `CLONE_INTO_CGROUP`); 7. fd moves, then closing every fd not
+//!    without `CLONE_INTO_CGROUP`); 7. taking a private fd table (when
+//!    created with `CLONE_FILES`), fd moves, then closing every fd not
 //!    kept; 8. rlimits; 9. pdeathsig (after `setuid`, which clears it), then
 //!    check the parent is still there; 10. signal mask; 11. `execve`.
 
@@ -87,6 +88,12 @@ pub(crate) struct ChildPlan<'a> {
     pub argv: *const *const c_char,
     pub envp: *const *const c_char,
     pub cwd: Option<&'a CStr>,
+    /// The child was created with `CLONE_FILES` (sharing the parent's fd
+    /// table, so the clone copies nothing): before touching any fd it takes
+    /// a private table holding only the fds below this number, with
+    /// `close_range(n, ~0, CLOSE_RANGE_UNSHARE)` (Linux 5.9). The parent
+    /// puts every fd the child needs below it.
+    pub unshare_below: Option<u32>,
     pub fd_ops: &'a [FdOp],
     /// Inclusive fd ranges to close after the moves.
     pub close: &'a [(u32, u32)],
@@ -216,6 +223,19 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
         })?;
     }
 
+    if let Some(first) = p.unshare_below {
+        // SAFETY: integers. Until this call the fd table is the parent's
+        // (CLONE_FILES) and nothing before it opened, closed or dup'ed an fd;
+        // after it the table is this child's own.
+        check(step::CLOSE_FDS, unsafe {
+            sys!(
+                libc::SYS_close_range,
+                first,
+                u32::MAX,
+                libc::CLOSE_RANGE_UNSHARE
+            )
+        })?;
+    }
     for op in p.fd_ops {
         // SAFETY: dup3 and fcntl on integers; a bad fd is an error, not UB.
         let ret = unsafe {
