@@ -12,10 +12,10 @@ test: lint unit peers-check bench-smoke
 
 lint:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 unit:
-	$(CARGO) test --workspace --locked
+	$(CARGO) test --workspace --all-features --locked
 
 ## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers
 peers:

@@ -120,7 +120,7 @@ fn peer_ratios(ms: &[Measurement]) -> Vec<String> {
             .filter_map(|fs| {
                 let other = ms.iter().find(|m| m.runner == peer && same_cell(m, fs))?;
                 // Throughput ratio: above 1 means fastspawn-auto is faster.
-                ratio(per_spawn(Some(other)), per_spawn(Some(fs)))
+                Some(typical(other)? / typical(fs)?)
             })
             .collect();
         if ratios.is_empty() {
@@ -138,6 +138,17 @@ fn peer_ratios(ms: &[Measurement]) -> Vec<String> {
         ));
     }
     notes
+}
+
+/// The figure a table shows for a cell: the p50 of the per-spawn samples
+/// when there are samples, else the median time per spawn.
+fn typical(m: &Measurement) -> Option<f64> {
+    let samples = m.samples_us();
+    if samples.is_empty() {
+        per_spawn(Some(m)).map(|s| s.median)
+    } else {
+        stats::quantile(&samples, 0.5)
+    }
 }
 
 /// Whether two measurements share their parameters, the ones that only
