@@ -26,8 +26,7 @@ pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # The wrapper: python3 -c "$RUN" KIND RUNNER MODE N SAMPLES -- PEER ARGS...
-# KIND is ok (JSON line checked), error (exit 1 naming RUNNER), usage (exit 2)
-# or placeholder (ok, or exit 1 saying the runner comes with the core library).
+# KIND is ok (JSON line checked), error (exit 1 naming RUNNER) or usage (exit 2).
 RUN='
 import ctypes, json, os, subprocess, sys
 kind, runner, mode, n, samples = sys.argv[1:6]
@@ -48,10 +47,6 @@ def bad(why):
     sys.exit(f"{why}\n  rc={p.returncode}\n  stdout={p.stdout[:300]!r}\n  stderr={p.stderr[:300]!r}")
 if orphans:
     bad(f"{orphans} child(ren) of the peer left unreaped")
-if kind == "placeholder" and p.returncode == 1:
-    if runner in p.stderr and "added by the core library" in p.stderr and not p.stdout:
-        sys.exit(0)
-    bad("placeholder runner: unexpected error")
 if kind == "error":
     if p.returncode != 1 or p.stdout or runner not in p.stderr:
         bad("expected exit 1, no stdout, a message naming " + runner)
@@ -197,9 +192,21 @@ check usage rust-peer rust-std wait 5 --async-mode current -- "$CHILD"
 check usage rust-peer rust-tokio wait 5 --async-mode multi-0 -- "$CHILD"
 usage_checks rust-peer rust-std
 for r in fastspawn-auto fastspawn-clone3 fastspawn-clone-vfork fastspawn-posix-spawn fastspawn-fork; do
-	check placeholder rust-peer "$r" wait 20 -- "$CHILD"
-	check placeholder rust-peer "$r" spawn 20 -- "$CHILD"
+	exec_runner rust-peer "$r"
 done
+check ok rust-peer fastspawn-auto wait 20 --with-options --extra-fds 2 -- "$CHILD"
+for am in current current-blocking multi-2 multi-4 multi-8; do
+	for mode in wait spawn; do
+		check ok rust-peer fastspawn-auto "$mode" 20 --async-mode "$am" -- "$CHILD"
+	done
+done
+check ok rust-peer fastspawn-auto spawn 20 --async-mode current --measure-stall -- "$CHILD"
+check ok rust-peer rust-tokio spawn 20 --async-mode current --measure-stall -- "$CHILD"
+check error rust-peer fastspawn-auto wait 5 --async-mode current -- "$MISSING"
+for threads in 1 2 4; do
+	check ok rust-peer fastspawn-pool spawn 40 --pool-threads "$threads" -- "$CHILD"
+done
+check error rust-peer fastspawn-pool spawn 5 -- "$MISSING"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

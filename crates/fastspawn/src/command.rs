@@ -17,7 +17,7 @@ use crate::child::{Child, ExitStatus, Output};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::prepare::Prepared;
-use crate::stdio::Stdio;
+use crate::stdio::{Stdio, StdioKind};
 
 /// A process resource limit, set in the child with `prlimit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -404,6 +404,60 @@ impl Command {
     pub fn require_vfork(&mut self, on: bool) -> &mut Command {
         self.require_vfork = on;
         self.changed()
+    }
+
+    /// A copy of this command with its own duplicates of every fd it holds
+    /// (mapped fds, stdio files, the cgroup directory). The copy prepares
+    /// itself on its first spawn.
+    pub fn try_clone(&self) -> std::io::Result<Command> {
+        let stdio = |s: &Option<Stdio>| -> std::io::Result<Option<Stdio>> {
+            Ok(match s {
+                None => None,
+                Some(Stdio(StdioKind::Inherit)) => Some(Stdio::inherit()),
+                Some(Stdio(StdioKind::Null)) => Some(Stdio::null()),
+                Some(Stdio(StdioKind::Piped)) => Some(Stdio::piped()),
+                Some(Stdio(StdioKind::Fd(fd))) => Some(Stdio::from(fd.try_clone()?)),
+            })
+        };
+        Ok(Command {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            env: EnvChanges {
+                clear: self.env.clear,
+                vars: self.env.vars.clone(),
+            },
+            cwd: self.cwd.clone(),
+            stdin: stdio(&self.stdin)?,
+            stdout: stdio(&self.stdout)?,
+            stderr: stdio(&self.stderr)?,
+            fds: self
+                .fds
+                .iter()
+                .map(|(child, fd)| Ok((*child, fd.try_clone()?)))
+                .collect::<std::io::Result<_>>()?,
+            opts: ChildOptions {
+                setsid: self.opts.setsid,
+                pgroup: self.opts.pgroup,
+                uid: self.opts.uid,
+                gid: self.opts.gid,
+                groups: self.opts.groups.clone(),
+                rlimits: self.opts.rlimits.clone(),
+                pdeathsig: self.opts.pdeathsig,
+                umask: self.opts.umask,
+                cgroup: self
+                    .opts
+                    .cgroup
+                    .as_ref()
+                    .map(|fd| fd.try_clone())
+                    .transpose()?,
+                sigmask: self.opts.sigmask,
+                sigdefault: self.opts.sigdefault,
+            },
+            engine: self.engine,
+            require_vfork: self.require_vfork,
+            invalid: self.invalid.clone(),
+            prepared: None,
+        })
     }
 
     /// The program, as given to [`new`](Self::new).

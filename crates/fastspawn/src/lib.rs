@@ -51,14 +51,20 @@ mod engine;
 mod error;
 mod fdplan;
 mod path;
+mod pool;
 mod prepare;
+#[cfg(feature = "tokio")]
+mod reaper;
 mod spawn;
 mod stdio;
 #[allow(unsafe_code)]
 mod sys;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 
 pub use child::{Child, ExitStatus, Output};
 pub use command::{Command, RLIM_INFINITY, Resource};
 pub use engine::Engine;
 pub use error::{Error, Result, Step};
+pub use pool::{Pool, Variant};
 pub use stdio::{ChildStderr, ChildStdin, ChildStdout, Stdio};

@@ -42,10 +42,11 @@ enum Runner {
     FastspawnCloneVfork,
     FastspawnPosixSpawn,
     FastspawnFork,
+    FastspawnPool,
 }
 
 impl Runner {
-    const ALL: [Runner; 9] = [
+    const ALL: [Runner; 10] = [
         Runner::RustStd,
         Runner::RustStdPreExec,
         Runner::RustCommandFds,
@@ -55,6 +56,7 @@ impl Runner {
         Runner::FastspawnCloneVfork,
         Runner::FastspawnPosixSpawn,
         Runner::FastspawnFork,
+        Runner::FastspawnPool,
     ];
 
     fn is_fastspawn(self) -> bool {
@@ -72,6 +74,7 @@ impl Runner {
             Runner::FastspawnCloneVfork => "fastspawn-clone-vfork",
             Runner::FastspawnPosixSpawn => "fastspawn-posix-spawn",
             Runner::FastspawnFork => "fastspawn-fork",
+            Runner::FastspawnPool => "fastspawn-pool",
         }
     }
 }
@@ -139,6 +142,12 @@ struct Args {
     /// rust-tokio only: current, current-blocking, multi-N
     #[arg(long, value_parser = parse_async_mode)]
     async_mode: Option<AsyncMode>,
+    /// async runners: also measure the runtime loop's longest stall
+    #[arg(long)]
+    measure_stall: bool,
+    /// fastspawn-pool: spawner threads
+    #[arg(long, default_value_t = 1)]
+    pool_threads: usize,
     /// fastspawn runners: also set cwd, setsid, an rlimit and map the extra fds
     #[arg(long)]
     with_options: bool,
@@ -157,6 +166,10 @@ struct Report {
     cpu_sys_ns: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     samples_ns: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stall_p99_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stall_max_ns: Option<u64>,
 }
 
 /// What a measured loop produced.
@@ -164,6 +177,8 @@ struct Measured {
     total_ns: u128,
     cpu: (i64, i64),
     samples: Option<Vec<u64>>,
+    /// With `--measure-stall`: (p99, max) gap of the runtime's loop, ns.
+    stall: Option<(u64, u64)>,
 }
 
 /// Everything a spawn needs, prepared before the clock starts.
@@ -344,6 +359,7 @@ fn run_std(ctx: &Ctx, args: &Args) -> Measured {
         total_ns,
         cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
         samples,
+        stall: None,
     }
 }
 
@@ -399,7 +415,9 @@ async fn tokio_task(
     let mut out = TaskOut::default();
     let mut t = Instant::now();
     for _ in 0..count {
-        let child = match spawn_tokio(&ctx, blocking).await {
+        let child = spawn_tokio(&ctx, blocking).await;
+        maybe_yield().await;
+        let child = match child {
             Ok(child) => child,
             Err(e) => {
                 return TaskOut {
@@ -499,12 +517,17 @@ fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
         let warm = tokio_round(&ctx, blocking, tasks, args.warmup, true, false).await;
         reap_tokio(&ctx, warm).await;
 
+        let ticker = args.measure_stall.then(Ticker::start);
         let cpu0 = cpu_ns();
         let t0 = Instant::now();
         let wait = args.mode == Mode::Wait;
         let mut out = tokio_round(&ctx, blocking, tasks, args.n, wait, args.samples).await;
         let total_ns = t0.elapsed().as_nanos();
         let cpu1 = cpu_ns();
+        let stall = match ticker {
+            Some(t) => Some(t.finish().await),
+            None => None,
+        };
 
         let samples = std::mem::take(&mut out.samples);
         reap_tokio(&ctx, out).await;
@@ -512,6 +535,7 @@ fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
             total_ns,
             cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
             samples: args.samples.then_some(samples),
+            stall,
         }
     })
 }
@@ -524,7 +548,7 @@ fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
 // ---------------------------------------------------------------------------
 fn fastspawn_engine(runner: Runner) -> fastspawn::Engine {
     match runner {
-        Runner::FastspawnAuto => fastspawn::Engine::Auto,
+        Runner::FastspawnAuto | Runner::FastspawnPool => fastspawn::Engine::Auto,
         Runner::FastspawnClone3 => fastspawn::Engine::Clone3,
         Runner::FastspawnCloneVfork => fastspawn::Engine::CloneVfork,
         Runner::FastspawnPosixSpawn => fastspawn::Engine::PosixSpawn,
@@ -608,13 +632,14 @@ fn run_fastspawn(ctx: Ctx, args: &Args) -> Measured {
         total_ns,
         cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
         samples,
+        stall: None,
     }
 }
 
-/// The Rust post's async modes with fastspawn's synchronous API (its tokio
-/// API comes with the async issue): each task spawns from a command of its
-/// own, directly on the runtime thread or in `spawn_blocking`, and waits in
-/// `spawn_blocking`.
+/// The Rust post's async modes with fastspawn's tokio API: every task
+/// awaits `spawn()` (done on fastspawn's spawner threads) and, in wait mode,
+/// `wait()` (the pidfd on the reactor). The runtime thread never spawns, so
+/// `current-blocking` runs exactly like `current` here.
 fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
     let runner = ctx.runner;
     let async_mode = args.async_mode.unwrap_or(AsyncMode::Current);
@@ -628,7 +653,6 @@ fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
             .build(),
     }
     .unwrap_or_else(|e| fail(runner, "runtime", e));
-    let blocking = async_mode == AsyncMode::CurrentBlocking;
     let tasks = match async_mode {
         AsyncMode::Multi(workers) => workers as u64,
         _ => 1,
@@ -645,26 +669,13 @@ fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
                     tokio::spawn(async move {
                         let cmd =
                             fastspawn_command(&ctx, with_options).map_err(|e| e.to_string())?;
-                        let cmd = Arc::new(std::sync::Mutex::new(cmd));
+                        let mut cmd = fastspawn::tokio::Command::from(cmd);
                         let mut children = Vec::new();
                         for _ in 0..count {
-                            let child = if blocking {
-                                let cmd = Arc::clone(&cmd);
-                                tokio::task::spawn_blocking(move || cmd.lock().unwrap().spawn())
-                                    .await
-                                    .map_err(|e| e.to_string())?
-                            } else {
-                                cmd.lock().unwrap().spawn()
-                            }
-                            .map_err(|e| e.to_string())?;
+                            let mut child = cmd.spawn().await.map_err(|e| e.to_string())?;
+                            maybe_yield().await;
                             if wait {
-                                let status = tokio::task::spawn_blocking(move || {
-                                    let mut child = child;
-                                    child.wait()
-                                })
-                                .await
-                                .map_err(|e| e.to_string())?
-                                .map_err(|e| e.to_string())?;
+                                let status = child.wait().await.map_err(|e| e.to_string())?;
                                 if !status.success() {
                                     return Err(format!("child {status}"));
                                 }
@@ -689,33 +700,128 @@ fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
         }
     };
     rt.block_on(async {
-        let reap = |children: Vec<fastspawn::Child>, error: Option<String>| {
+        let reap = |children: Vec<fastspawn::tokio::Child>, error: Option<String>| async move {
             for mut child in children {
-                check_fastspawn(runner, child.wait());
+                match child.wait().await {
+                    Ok(s) if s.success() => {}
+                    Ok(s) => fail(runner, "wait", format!("child {s}")),
+                    Err(e) => fail(runner, "wait", e),
+                }
             }
             if let Some(e) = error {
                 fail(runner, "spawn", e);
             }
         };
         let (warm, error) = round(args.warmup, true).await;
-        reap(warm, error);
+        reap(warm, error).await;
+        let ticker = args.measure_stall.then(Ticker::start);
         let cpu0 = cpu_ns();
         let t0 = Instant::now();
         let (children, error) = round(args.n, args.mode == Mode::Wait).await;
         let total_ns = t0.elapsed().as_nanos();
         let cpu1 = cpu_ns();
-        reap(children, error);
+        let stall = match ticker {
+            Some(t) => Some(t.finish().await),
+            None => None,
+        };
+        reap(children, error).await;
         Measured {
             total_ns,
             cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
             samples: None,
+            stall,
         }
     })
+}
+
+/// Set with `--measure-stall`: spawning tasks yield after every spawn, as a
+/// server's tasks do between requests, so the ticker can measure the stall
+/// of each spawn rather than of the whole loop.
+static YIELD_BETWEEN_SPAWNS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+async fn maybe_yield() {
+    if YIELD_BETWEEN_SPAWNS.load(std::sync::atomic::Ordering::Relaxed) {
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Measures how long the runtime's loop goes without polling a task: a task
+/// that yields in a loop records the time between its polls.
+struct Ticker {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    handle: tokio::task::JoinHandle<Vec<u64>>,
+}
+
+impl Ticker {
+    fn start() -> Ticker {
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = tokio::spawn(async move {
+            let mut gaps = Vec::with_capacity(1 << 20);
+            let mut last = Instant::now();
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                tokio::task::yield_now().await;
+                let now = Instant::now();
+                gaps.push((now - last).as_nanos() as u64);
+                last = now;
+            }
+            gaps
+        });
+        Ticker { stop, handle }
+    }
+
+    /// (p99, max) of the gaps between the ticker's polls, in ns.
+    async fn finish(self) -> (u64, u64) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut gaps = self.handle.await.unwrap_or_default();
+        gaps.sort_unstable();
+        let p99 = gaps
+            .get(gaps.len().saturating_sub(1) * 99 / 100)
+            .copied()
+            .unwrap_or(0);
+        (p99, gaps.last().copied().unwrap_or(0))
+    }
+}
+
+/// `fastspawn-pool`: one `Pool` of `--pool-threads` spawner threads starts
+/// the N children with `Pool::spawn_many` (spawn mode only).
+fn run_fastspawn_pool(ctx: Ctx, args: &Args) -> Measured {
+    let runner = ctx.runner;
+    if args.mode != Mode::Spawn {
+        fail(runner, "setup", "fastspawn-pool measures spawn mode only");
+    }
+    let pool = fastspawn::Pool::new(args.pool_threads).unwrap_or_else(|e| fail(runner, "pool", e));
+    let cmd =
+        fastspawn_command(&ctx, args.with_options).unwrap_or_else(|e| fail(runner, "command", e));
+    let batch = |n: u64| pool.spawn_many(&cmd, (0..n).map(|_| fastspawn::Variant::new()));
+    let reap = |results: Vec<fastspawn::Result<fastspawn::Child>>| {
+        for result in results {
+            match result {
+                Ok(mut child) => check_fastspawn(runner, child.wait()),
+                Err(e) => fail(runner, "spawn", e),
+            }
+        }
+    };
+    reap(batch(args.warmup));
+    let cpu0 = cpu_ns();
+    let t0 = Instant::now();
+    let results = batch(args.n);
+    let total_ns = t0.elapsed().as_nanos();
+    let cpu1 = cpu_ns();
+    reap(results);
+    Measured {
+        total_ns,
+        cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+        samples: None,
+        stall: None,
+    }
 }
 
 fn main() {
     let args = Args::parse();
     let runner = args.runner;
+    YIELD_BETWEEN_SPAWNS.store(args.measure_stall, std::sync::atomic::Ordering::Relaxed);
     if args.async_mode.is_some() && runner != Runner::RustTokio && !runner.is_fastspawn() {
         Args::command()
             .error(
@@ -745,7 +851,8 @@ fn main() {
         | Runner::FastspawnClone3
         | Runner::FastspawnCloneVfork
         | Runner::FastspawnPosixSpawn
-        | Runner::FastspawnFork => {
+        | Runner::FastspawnFork
+        | Runner::FastspawnPool => {
             ctx.fd_sources =
                 open_pipes(k, 3 + k as RawFd).unwrap_or_else(|e| fail(runner, "pipe", e))
         }
@@ -762,6 +869,7 @@ fn main() {
         | Runner::FastspawnCloneVfork
         | Runner::FastspawnPosixSpawn
         | Runner::FastspawnFork => run_fastspawn(ctx, &args),
+        Runner::FastspawnPool => run_fastspawn_pool(ctx, &args),
     };
 
     let report = Report {
@@ -775,6 +883,8 @@ fn main() {
         cpu_user_ns: measured.cpu.0,
         cpu_sys_ns: measured.cpu.1,
         samples_ns: measured.samples,
+        stall_p99_ns: measured.stall.map(|s| s.0),
+        stall_max_ns: measured.stall.map(|s| s.1),
     };
     let line = serde_json::to_string(&report).unwrap_or_else(|e| fail(runner, "json", e));
     println!("{line}");

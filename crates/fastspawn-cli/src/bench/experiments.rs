@@ -123,6 +123,7 @@ pub fn plan(name: &str, opts: &Options, peers: &Peers) -> Option<Experiment> {
         "path" => path(opts),
         "fds" => fds(opts, &noop),
         "async" => asynchronous(opts, &noop),
+        "parallel" => parallel(opts, &noop),
         "langs" => langs(opts, &noop),
         _ => return None,
     };
@@ -449,13 +450,53 @@ fn asynchronous(opts: &Options, noop: &[String]) -> Experiment {
             });
         }
     }
+    for runner in ["rust-tokio", "fastspawn-auto"] {
+        let mut run = PeerRun::new(runner, "spawn", 3_000, noop.to_vec());
+        run.async_mode = Some("current".to_string());
+        run.measure_stall = true;
+        cells.push(Cell {
+            runner: runner.to_string(),
+            params: params(&[
+                ("async_mode", "current".to_string()),
+                ("stall", "true".to_string()),
+            ]),
+            run,
+            budget_s: budget(opts, 0.5),
+        });
+    }
     let notes = vec![
-        "fastspawn runs here with its synchronous API inside tokio tasks (its tokio API is not written yet): spawning on the runtime thread, or in spawn_blocking for current-blocking.".to_string(),
+        "fastspawn runs with its tokio API (fastspawn::tokio::Command): spawn().await hands the spawn to the spawner threads, so the runtime thread never spawns and current-blocking behaves like current.".to_string(),
         "This machine has 2 cores; the post's cluster node had 128.".to_string(),
     ];
     Experiment {
         name: "async",
         reps: reps(opts, 2),
+        cells,
+        notes,
+    }
+}
+
+fn parallel(opts: &Options, noop: &[String]) -> Experiment {
+    let cells = [1usize, 2, 4]
+        .iter()
+        .map(|&threads| {
+            let mut run = PeerRun::new("fastspawn-pool", "spawn", 10_000, noop.to_vec());
+            run.pool_threads = Some(threads);
+            Cell {
+                runner: "fastspawn-pool".to_string(),
+                params: params(&[("threads", threads.to_string())]),
+                run,
+                budget_s: budget(opts, 1.0),
+            }
+        })
+        .collect();
+    let notes = vec![format!(
+        "This machine has {} cores; a spawn keeps a core busy in the parent (clone) and another in the child (execve, exit).",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    )];
+    Experiment {
+        name: "parallel",
+        reps: reps(opts, 5),
         cells,
         notes,
     }

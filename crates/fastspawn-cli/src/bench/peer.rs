@@ -24,6 +24,8 @@ pub struct PeerRun {
     pub samples: bool,
     pub async_mode: Option<String>,
     pub with_options: bool,
+    pub measure_stall: bool,
+    pub pool_threads: Option<usize>,
     pub child: Vec<String>,
     /// The peer's whole environment, when the experiment controls it.
     pub env: Option<Vec<(String, String)>>,
@@ -42,6 +44,8 @@ impl PeerRun {
             samples: false,
             async_mode: None,
             with_options: false,
+            measure_stall: false,
+            pool_threads: None,
             child,
             env: None,
         }
@@ -77,6 +81,12 @@ impl PeerRun {
         if self.with_options {
             args.push("--with-options".into());
         }
+        if self.measure_stall {
+            args.push("--measure-stall".into());
+        }
+        if let Some(threads) = self.pool_threads {
+            args.extend(["--pool-threads".into(), threads.to_string()]);
+        }
         args.push("--".into());
         args.extend(self.child.iter().cloned());
         args
@@ -104,6 +114,10 @@ struct Line {
     cpu_sys_ns: i64,
     #[serde(default)]
     samples_ns: Option<Vec<u64>>,
+    #[serde(default)]
+    stall_p99_ns: Option<u64>,
+    #[serde(default)]
+    stall_max_ns: Option<u64>,
 }
 
 /// The built peers.
@@ -196,6 +210,8 @@ fn run_peer(program: &Path, run: &PeerRun) -> Result<Repetition> {
         cpu_user_ns: line.cpu_user_ns,
         cpu_sys_ns: line.cpu_sys_ns,
         samples_ns: line.samples_ns,
+        stall_p99_ns: line.stall_p99_ns,
+        stall_max_ns: line.stall_max_ns,
     })
 }
 

@@ -13,6 +13,12 @@ pub struct Repetition {
     pub cpu_sys_ns: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub samples_ns: Option<Vec<u64>>,
+    /// With `--measure-stall`: p99 and longest gap between two polls of a
+    /// ticker task on the spawning runtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_p99_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_max_ns: Option<u64>,
 }
 
 impl Repetition {

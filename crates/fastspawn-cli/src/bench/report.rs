@@ -173,7 +173,17 @@ pub fn tables(name: &str, ms: &[Measurement]) -> Vec<Table> {
         "env" => env(ms),
         "path" => path(ms),
         "fds" => fds(ms),
-        "async" => asynchronous(ms),
+        "async" => {
+            let mut tables = vec![asynchronous(ms), stalls(ms)];
+            for t in &mut tables {
+                t.about = about(name).to_string();
+                t.notes.push(reps_note(ms));
+            }
+            tables[0].notes.extend(peer_ratios(ms));
+            tables[0].notes.extend(reduced_note(ms));
+            return tables;
+        }
+        "parallel" => parallel(ms),
         "langs" => langs(ms),
         _ => return Vec::new(),
     };
@@ -476,8 +486,13 @@ fn asynchronous(ms: &[Measurement]) -> Table {
         .iter()
         .filter(|mode| ms.iter().any(|m| m.param("async_mode") == Some(mode)))
         .map(|mode| {
-            let tokio = per_spawn(find(ms, "rust-tokio", &[("async_mode", mode)]));
-            let fs = per_spawn(find(ms, "fastspawn-auto", &[("async_mode", mode)]));
+            let plain: Vec<Measurement> = ms
+                .iter()
+                .filter(|m| m.param("stall").is_none())
+                .cloned()
+                .collect();
+            let tokio = per_spawn(find(&plain, "rust-tokio", &[("async_mode", mode)]));
+            let fs = per_spawn(find(&plain, "fastspawn-auto", &[("async_mode", mode)]));
             let secs = |s: Option<Summary>| {
                 s.map_or("–".into(), |s| {
                     format!("{:.2} s ±{:.0}%", s.median * 20_000.0 / 1e6, s.spread_pct)
@@ -498,6 +513,78 @@ fn asynchronous(ms: &[Measurement]) -> Table {
         notes: vec![
             "Spawn calls only; seconds for 20,000 extrapolated from the count measured.".into(),
         ],
+        ..Table::default()
+    }
+}
+
+fn stalls(ms: &[Measurement]) -> Table {
+    let header = vec![
+        "runner".into(),
+        "p99 gap of the runtime loop".into(),
+        "longest gap".into(),
+        "spawns measured".into(),
+    ];
+    let rows = ["rust-tokio", "fastspawn-auto"]
+        .iter()
+        .filter_map(|r| {
+            let m = find(ms, r, &[("stall", "true")])?;
+            let p99: Vec<f64> = m
+                .repetitions
+                .iter()
+                .filter_map(|r| r.stall_p99_ns)
+                .map(|n| n as f64 / 1e3)
+                .collect();
+            let max: Vec<f64> = m
+                .repetitions
+                .iter()
+                .filter_map(|r| r.stall_max_ns)
+                .map(|n| n as f64 / 1e3)
+                .collect();
+            Some(vec![
+                r.to_string(),
+                fmt_us(stats::summarize(&p99)),
+                fmt_us(stats::summarize(&max)),
+                m.n.to_string(),
+            ])
+        })
+        .collect();
+    Table {
+        title: "async: how long a spawn stalls a current-thread runtime".into(),
+        header,
+        rows,
+        notes: vec![
+            "A ticker task yields in a loop and records the time between its polls while another task spawns (yielding after each spawn). Goal for fastspawn: at most 5 µs per spawn.".into(),
+            "The longest gap includes the runtime thread being preempted: with 2 cores, the spawner thread and the child compete with it.".into(),
+        ],
+        ..Table::default()
+    }
+}
+
+fn parallel(ms: &[Measurement]) -> Table {
+    let header = vec![
+        "spawner threads".into(),
+        "per spawn".into(),
+        "spawns/s".into(),
+        "vs 1 thread".into(),
+    ];
+    let one = per_spawn(find(ms, "fastspawn-pool", &[("threads", "1")]));
+    let rows = values(ms, "threads")
+        .iter()
+        .filter_map(|t| {
+            let s = per_spawn(find(ms, "fastspawn-pool", &[("threads", t)]))?;
+            Some(vec![
+                t.clone(),
+                fmt_us(Some(s)),
+                format!("{:.0}", 1e6 / s.median),
+                fmt_ratio(ratio(one, Some(s))),
+            ])
+        })
+        .collect();
+    Table {
+        title: "parallel: spawn throughput by spawner threads".into(),
+        header,
+        rows,
+        notes: vec!["Spawn calls only (Pool::spawn_many of the static child); goal: at least 1.7x with two threads.".into()],
         ..Table::default()
     }
 }
@@ -705,6 +792,16 @@ pub fn charts(name: &str, ms: &[Measurement]) -> Vec<Chart> {
                 y_unit: "s".into(),
             }]
         }
+        "parallel" => {
+            let (xs, series) = series_over("threads", &["fastspawn-pool"], &|_, us| 1e6 / us);
+            vec![Chart {
+                title: "Spawns per second by spawner threads".into(),
+                kind: ChartKind::Bar,
+                x: xs,
+                series,
+                y_unit: "/s".into(),
+            }]
+        }
         "langs" => {
             let base = per_spawn(find(ms, "c-clone", &[]));
             let present: Vec<&str> = LANGS
@@ -784,6 +881,31 @@ pub fn headline(run: &Run) -> Vec<String> {
     ) {
         lines.push(format!(
             "fastspawn-auto, bare name vs absolute path: {r:.3} (goal <= 1.02)"
+        ));
+    }
+    let asy = of("async");
+    let stall = |r: &str| -> Option<f64> {
+        let m = find(&asy, r, &[("stall", "true")])?;
+        let p99: Vec<f64> = m
+            .repetitions
+            .iter()
+            .filter_map(|r| r.stall_p99_ns)
+            .map(|n| n as f64 / 1e3)
+            .collect();
+        stats::median(&p99)
+    };
+    if let (Some(fs), Some(tokio)) = (stall("fastspawn-auto"), stall("rust-tokio")) {
+        lines.push(format!(
+            "p99 stall of a current-thread runtime while spawning: fastspawn {fs:.1} µs, tokio::process {tokio:.1} µs (goal <= 5 µs)"
+        ));
+    }
+    let par = of("parallel");
+    if let Some(r) = ratio(
+        per_spawn(find(&par, "fastspawn-pool", &[("threads", "1")])),
+        per_spawn(find(&par, "fastspawn-pool", &[("threads", "2")])),
+    ) {
+        lines.push(format!(
+            "spawn throughput with 2 spawner threads vs 1: {r:.2}x (goal >= 1.7)"
         ));
     }
     lines

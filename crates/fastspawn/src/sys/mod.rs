@@ -23,4 +23,6 @@ pub(crate) mod io;
 pub(crate) mod posix_spawn;
 pub(crate) mod probe;
 pub(crate) mod raw;
+#[cfg(feature = "tokio")]
+pub(crate) mod reactor;
 pub(crate) mod wait;

@@ -1,0 +1,224 @@
+//! The async `Command`.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ::tokio::sync::oneshot;
+
+use super::child::Child;
+use crate::error::{Error, Result, Step};
+use crate::pool::{Pool, Variant};
+use crate::stdio::Stdio;
+
+/// A process to start from async code; see the [module docs](super).
+///
+/// Every option of [`crate::Command`] is available through
+/// [`as_fastspawn_mut`](Self::as_fastspawn_mut); the common ones have
+/// forwarding methods with std's names.
+#[derive(Debug)]
+pub struct Command {
+    inner: Arc<Mutex<crate::Command>>,
+    kill_on_drop: bool,
+    pool: Option<Arc<Pool>>,
+}
+
+impl From<crate::Command> for Command {
+    fn from(cmd: crate::Command) -> Command {
+        Command {
+            inner: Arc::new(Mutex::new(cmd)),
+            kill_on_drop: false,
+            pool: None,
+        }
+    }
+}
+
+macro_rules! forward {
+    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) $(where $($gen:tt)*)?) => {
+        $(#[$doc])*
+        pub fn $name<$($($gen)*)?>(&mut self, $($arg: $ty),*) -> &mut Command {
+            self.as_fastspawn_mut().$name($($arg),*);
+            self
+        }
+    };
+}
+
+impl Command {
+    /// A command that runs `program` (see [`crate::Command::new`]).
+    pub fn new<S: AsRef<OsStr>>(program: S) -> Command {
+        Command::from(crate::Command::new(program))
+    }
+
+    /// The synchronous command inside, for every fastspawn option (fd
+    /// mapping, credentials, rlimits, pdeathsig, cgroup, engine...).
+    pub fn as_fastspawn_mut(&mut self) -> MutexGuard<'_, crate::Command> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds an argument.
+    pub fn arg<S: AsRef<OsStr>>(&mut self, arg: S) -> &mut Command {
+        self.as_fastspawn_mut().arg(arg);
+        self
+    }
+
+    /// Adds arguments.
+    pub fn args<I, S>(&mut self, args: I) -> &mut Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.as_fastspawn_mut().args(args);
+        self
+    }
+
+    /// Sets an environment variable of the child.
+    pub fn env<K: AsRef<OsStr>, V: AsRef<OsStr>>(&mut self, key: K, val: V) -> &mut Command {
+        self.as_fastspawn_mut().env(key, val);
+        self
+    }
+
+    /// Sets several environment variables of the child.
+    pub fn envs<I, K, V>(&mut self, vars: I) -> &mut Command
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<OsStr>,
+        V: AsRef<OsStr>,
+    {
+        self.as_fastspawn_mut().envs(vars);
+        self
+    }
+
+    forward!(
+        /// Removes a variable from the child's environment.
+        env_remove(key: K) where K: AsRef<OsStr>
+    );
+    forward!(
+        /// Starts the child with an empty environment.
+        env_clear()
+    );
+    forward!(
+        /// Sets the child's working directory.
+        current_dir(dir: P) where P: AsRef<Path>
+    );
+    forward!(
+        /// Sets the child's stdin.
+        stdin(cfg: T) where T: Into<Stdio>
+    );
+    forward!(
+        /// Sets the child's stdout.
+        stdout(cfg: T) where T: Into<Stdio>
+    );
+    forward!(
+        /// Sets the child's stderr.
+        stderr(cfg: T) where T: Into<Stdio>
+    );
+
+    /// Kill the child with SIGKILL when its [`Child`] is dropped before it
+    /// was waited for, or when the spawn future is dropped (as tokio's).
+    pub fn kill_on_drop(&mut self, kill: bool) -> &mut Command {
+        self.kill_on_drop = kill;
+        self
+    }
+
+    /// Spawn on `pool` instead of [`Pool::global`].
+    pub fn pool(&mut self, pool: Arc<Pool>) -> &mut Command {
+        self.pool = Some(pool);
+        self
+    }
+
+    fn spawner(&self) -> &Pool {
+        self.pool.as_deref().unwrap_or_else(|| Pool::global())
+    }
+
+    fn program(&self) -> std::ffi::OsString {
+        self.inner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_program()
+            .to_owned()
+    }
+
+    /// Starts the child on a spawner thread and returns once it runs (or
+    /// failed to start). The calling thread does no spawning work.
+    pub async fn spawn(&mut self) -> Result<Child> {
+        let (tx, rx) = oneshot::channel();
+        let inner = Arc::clone(&self.inner);
+        let kill_on_drop = self.kill_on_drop;
+        self.spawner().execute(move || {
+            let result = inner.lock().unwrap_or_else(|e| e.into_inner()).spawn();
+            // The future is gone: nobody will wait for this child.
+            if let Err(Ok(child)) = tx.send(result) {
+                super::child::abandon(child, kill_on_drop);
+            }
+        });
+        let child = rx.await.map_err(|_| self.pool_gone())??;
+        Child::new(child, self.kill_on_drop)
+    }
+
+    /// Starts one child per variant (the command plus the variant's
+    /// arguments and environment), spread over the pool's threads. The
+    /// results come in the order of `variants`.
+    pub async fn spawn_many<I>(&mut self, variants: I) -> Vec<Result<Child>>
+    where
+        I: IntoIterator<Item = Variant>,
+    {
+        let variants: Vec<Variant> = variants.into_iter().collect();
+        let cloned = self.as_fastspawn_mut().try_clone();
+        let base = match cloned {
+            Ok(base) => Arc::new(base),
+            Err(err) => {
+                let program = self.program();
+                return variants
+                    .iter()
+                    .map(|_| Err(Error::io(&program, Step::Validate, io_clone(&err))))
+                    .collect();
+            }
+        };
+        let kill_on_drop = self.kill_on_drop;
+        let pool = self.spawner();
+        let receivers: Vec<_> = crate::pool::chunks(variants, pool.threads())
+            .into_iter()
+            .map(|chunk| {
+                let (tx, rx) = oneshot::channel();
+                let base = Arc::clone(&base);
+                pool.execute(move || {
+                    let results = crate::pool::spawn_variants(&base, chunk);
+                    if let Err(results) = tx.send(results) {
+                        for child in results.into_iter().flatten() {
+                            super::child::abandon(child, kill_on_drop);
+                        }
+                    }
+                });
+                rx
+            })
+            .collect();
+        let mut out = Vec::new();
+        for rx in receivers {
+            match rx.await {
+                Ok(results) => out.extend(
+                    results
+                        .into_iter()
+                        .map(|r| r.and_then(|c| Child::new(c, kill_on_drop))),
+                ),
+                Err(_) => out.push(Err(self.pool_gone())),
+            }
+        }
+        out
+    }
+
+    fn pool_gone(&self) -> Error {
+        Error::new(
+            &self.program(),
+            Step::Clone,
+            std::io::ErrorKind::Other,
+            "the spawner pool stopped before answering",
+        )
+    }
+}
+
+fn io_clone(err: &std::io::Error) -> std::io::Error {
+    match err.raw_os_error() {
+        Some(errno) => std::io::Error::from_raw_os_error(errno),
+        None => std::io::Error::new(err.kind(), err.to_string()),
+    }
+}
