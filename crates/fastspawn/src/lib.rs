@@ -35,6 +35,15 @@
 //! See [`Engine`]. [`Child::engine`] tells which one started a child, and
 //! [`Command::require_vfork`] turns a fall-back to `fork` into an error.
 //!
+//! # Async and parallel spawning
+//!
+//! A [`Pool`] owns long-lived spawner threads; with the `tokio` feature,
+//! [`tokio::Command`](crate::tokio::Command)'s `spawn` is an `async fn` that
+//! hands the spawn to a pool and awaits the answer, so an event loop never
+//! runs a clone or an exec, and its children are waited for through their
+//! pidfds on the reactor. [`Pool::spawn_many`] starts a batch of variants of
+//! one command on all the pool's threads.
+//!
 //! # Differences from std
 //!
 //! - Every fd that is not stdio and not mapped with [`Command::fd`] is closed
