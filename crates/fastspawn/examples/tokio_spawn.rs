@@ -10,16 +10,23 @@ use fastspawn::{Stdio, Variant};
 async fn main() -> Result<(), fastspawn::Error> {
     // One child, its output collected without blocking the runtime.
     let mut echo = Command::new("sh");
-    echo.args(["-c", "echo hello from $0"]).stdout(Stdio::piped());
+    echo.args(["-c", "echo hello from $0"])
+        .stdout(Stdio::piped());
     let child = echo.spawn().await?;
-    println!("started by {} (pidfd: {})", child.engine(), child.has_pidfd());
+    println!(
+        "started by {} (pidfd: {})",
+        child.engine(),
+        child.has_pidfd()
+    );
     let out = child.wait_with_output().await?;
     print!("{}", String::from_utf8_lossy(&out.stdout));
 
     // A batch: the same command with one argument per child, spread over
     // the spawner threads.
     let mut sleep = Command::new("sleep");
-    let children = sleep.spawn_many((1..=8).map(|i| Variant::new().arg(format!("0.0{i}")))).await;
+    let children = sleep
+        .spawn_many((1..=8).map(|i| Variant::new().arg(format!("0.0{i}"))))
+        .await;
     for child in children {
         let status = child?.wait().await?;
         assert!(status.success());
