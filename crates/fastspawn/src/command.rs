@@ -494,6 +494,12 @@ impl Command {
         crate::spawn::spawn(self, Purpose::Spawn)
     }
 
+    /// `spawn`, with the stdio defaults and pidfd choice of `purpose`.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) fn spawn_with(&mut self, purpose: Purpose) -> Result<Child> {
+        crate::spawn::spawn(self, purpose)
+    }
+
     /// Runs the child to its end and collects its stdout and stderr (piped
     /// unless configured; stdin is `/dev/null` unless configured).
     pub fn output(&mut self) -> Result<Output> {
@@ -520,10 +526,14 @@ pub(crate) enum Purpose {
     Status,
     /// `output`: stdin null, stdout and stderr piped; waited for at once.
     Output,
+    /// The async `output`: `Output`'s streams, and a pidfd, which the async
+    /// `Child` waits on through the reactor.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    AsyncOutput,
 }
 
 impl Purpose {
     pub(crate) fn wants_pidfd(self) -> bool {
-        self == Purpose::Spawn
+        matches!(self, Purpose::Spawn | Purpose::AsyncOutput)
     }
 }

@@ -173,7 +173,13 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "spawning {:?}: {} failed: ", self.program, self.step)?;
+        match self.step {
+            // After the spawn: the error is about a running child.
+            Step::Wait | Step::Signal | Step::Output => {
+                write!(f, "child {:?}: {} failed: ", self.program, self.step)?
+            }
+            _ => write!(f, "spawning {:?}: {} failed: ", self.program, self.step)?,
+        }
         match (&self.detail, self.errno) {
             (Some(detail), _) => f.write_str(detail),
             (None, Some(errno)) => write!(f, "{}", io::Error::from_raw_os_error(errno)),

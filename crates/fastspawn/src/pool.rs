@@ -227,7 +227,8 @@ fn work(shared: &Shared) {
 
 impl Drop for Pool {
     /// Finishes the queued jobs, then stops the threads (children started
-    /// with `pdeathsig` get their signal now).
+    /// with `pdeathsig` get their signal now). Blocks until the threads are
+    /// joined: drop a private pool off the async runtime's threads.
     fn drop(&mut self) {
         self.shared
             .queue

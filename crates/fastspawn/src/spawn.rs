@@ -102,8 +102,8 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         let kind = match (config, purpose) {
             (Some(stdio), _) => StdioRef::from(&stdio.0),
             (None, Purpose::Spawn | Purpose::Status) => StdioRef::Inherit,
-            (None, Purpose::Output) if fd == 0 => StdioRef::Null,
-            (None, Purpose::Output) => StdioRef::Piped,
+            (None, Purpose::Output | Purpose::AsyncOutput) if fd == 0 => StdioRef::Null,
+            (None, Purpose::Output | Purpose::AsyncOutput) => StdioRef::Piped,
         };
         match kind {
             StdioRef::Inherit => keep.push(fd),

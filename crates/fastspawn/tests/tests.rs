@@ -8,10 +8,13 @@
 #[macro_use]
 mod util;
 
+#[cfg(feature = "tokio")]
+mod asynchronous;
 mod behaviour;
 mod credentials;
 mod engines;
 mod errors;
 mod fds;
+mod pool;
 mod process;
 mod stress;

@@ -436,6 +436,121 @@ pub fn assert_no_zombies(what: &str) {
 }
 
 // ---------------------------------------------------------------------------
+// Threads of the test process, and which of them started which child
+
+/// The kernel id of the calling thread.
+pub fn gettid() -> i32 {
+    // SAFETY: gettid has no preconditions.
+    unsafe { libc::gettid() }
+}
+
+/// The threads of this process, `(tid, name)`, sorted by tid.
+pub fn threads() -> Vec<(i32, String)> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc/self/task")
+        .expect("read /proc/self/task")
+        .flatten()
+    {
+        let Some(tid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        // A thread that exits meanwhile has no comm any more.
+        if let Ok(comm) = fs::read_to_string(format!("/proc/self/task/{tid}/comm")) {
+            found.push((tid, comm.trim_end().to_owned()));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The `Threads:` count of /proc/self/status.
+pub fn thread_count() -> usize {
+    fs::read_to_string("/proc/self/status")
+        .expect("read /proc/self/status")
+        .lines()
+        .find_map(|line| line.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("a Threads: line")
+}
+
+/// [`threads`] and [`thread_count`] when they agree: listing
+/// /proc/self/task while another thread exits can skip a live thread, so
+/// the listing is taken again until two in a row match the count.
+pub fn thread_snapshot() -> (Vec<(i32, String)>, usize) {
+    let mut last = threads();
+    for _ in 0..500 {
+        let count = thread_count();
+        let now = threads();
+        if now == last && now.len() == count {
+            return (now, count);
+        }
+        last = now;
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("/proc/self/task never settled: {last:?}");
+}
+
+/// Whether the kernel lists the children of each thread
+/// (`/proc/PID/task/TID/children`, `CONFIG_PROC_CHILDREN`).
+pub fn have_thread_children() -> bool {
+    Path::new(&format!("/proc/self/task/{}/children", gettid())).exists()
+}
+
+/// For each of `pids` (children of this process, running or zombie), the
+/// thread that created it: `child pid -> tid`.
+///
+/// The kernel records the thread that called clone as the child's parent
+/// (`real_parent`, the thread whose exit fires `PR_SET_PDEATHSIG`), and
+/// `/proc/self/task/TID/children` lists exactly the children of thread TID.
+/// Listing /proc/self/task while other threads exit can skip a thread, so
+/// the lookup is repeated (for up to 5 s) until every pid has been found.
+pub fn parent_threads(pids: &[i32]) -> BTreeMap<i32, i32> {
+    let mut map = BTreeMap::new();
+    poll_until(std::time::Duration::from_secs(5), || {
+        for (tid, _) in threads() {
+            let Ok(list) = fs::read_to_string(format!("/proc/self/task/{tid}/children")) else {
+                continue;
+            };
+            for pid in list.split_whitespace().filter_map(|p| p.parse().ok()) {
+                if pids.contains(&pid) {
+                    map.entry(pid).or_insert(tid);
+                }
+            }
+        }
+        pids.iter().all(|pid| map.contains_key(pid))
+    });
+    map
+}
+
+/// The name of thread `tid` of this process.
+pub fn thread_name(tid: i32) -> Option<String> {
+    let name = fs::read_to_string(format!("/proc/self/task/{tid}/comm")).ok()?;
+    Some(name.trim_end().to_owned())
+}
+
+/// Whether `name` is the name of a spawner thread (`fastspawn-N`, not the
+/// reaper).
+pub fn is_spawner_name(name: &str) -> bool {
+    name.strip_prefix("fastspawn-")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Calls `done` every 10 ms until it returns true or `limit` has passed;
+/// returns its last answer.
+pub fn poll_until(limit: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        if done() {
+            return true;
+        }
+        if start.elapsed() > limit {
+            return done();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Pipes and files
 
 /// A pipe `(read end, write end)`, both close-on-exec.

@@ -117,6 +117,11 @@ impl Child {
         self.pidfd.is_some()
     }
 
+    /// The pidfd that refers to the child, when it has one.
+    pub fn pidfd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        self.pidfd.as_ref().map(|fd| fd.get_ref().as_fd())
+    }
+
     fn error(&self, step: Step, err: io::Error) -> Error {
         Error::io(&self.program, step, err)
     }
@@ -132,7 +137,9 @@ impl Child {
     }
 
     /// Waits for the child to exit, without blocking the runtime. Closes
-    /// stdin first. Cancel-safe: dropping the future loses nothing.
+    /// stdin first. Cancel-safe: dropping the future loses nothing. Needs a
+    /// running tokio runtime (the one the pidfd is registered with); after
+    /// it shut down, [`try_wait`](Self::try_wait) still works.
     pub async fn wait(&mut self) -> Result<ExitStatus> {
         drop(self.stdin.take());
         loop {
@@ -232,7 +239,8 @@ impl Drop for Child {
     }
 }
 
-/// The parent's writing end of an async child's stdin.
+/// The parent's writing end of an async child's stdin. The child sees end
+/// of input when this is dropped (`shutdown` does not close a pipe).
 #[derive(Debug)]
 pub struct ChildStdin(pipe::Sender);
 

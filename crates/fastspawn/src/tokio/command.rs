@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use ::tokio::sync::oneshot;
 
 use super::child::Child;
+use crate::child::{ExitStatus, Output};
+use crate::command::Purpose;
 use crate::error::{Error, Result, Step};
 use crate::pool::{Pool, Variant};
 use crate::stdio::Stdio;
@@ -140,24 +142,48 @@ impl Command {
 
     /// Starts the child on a spawner thread and returns once it runs (or
     /// failed to start). The calling thread does no spawning work.
+    /// Cancel-safe: if this future is dropped, the child is handed to the
+    /// background reaper (killed first with `kill_on_drop`).
     pub async fn spawn(&mut self) -> Result<Child> {
-        let (tx, rx) = oneshot::channel();
+        self.spawn_for(Purpose::Spawn).await
+    }
+
+    /// Runs the child to its end and returns how it exited.
+    pub async fn status(&mut self) -> Result<ExitStatus> {
+        self.spawn_for(Purpose::Spawn).await?.wait().await
+    }
+
+    /// Runs the child to its end and collects its stdout and stderr (piped
+    /// unless configured; stdin is `/dev/null` unless configured).
+    pub async fn output(&mut self) -> Result<Output> {
+        self.spawn_for(Purpose::AsyncOutput)
+            .await?
+            .wait_with_output()
+            .await
+    }
+
+    async fn spawn_for(&mut self, purpose: Purpose) -> Result<Child> {
+        let (tx, rx) = oneshot::channel::<Result<crate::Child>>();
         let inner = Arc::clone(&self.inner);
         let kill_on_drop = self.kill_on_drop;
+        let mut pending = Pending::new(rx, kill_on_drop);
         self.spawner().execute(move || {
-            let result = inner.lock().unwrap_or_else(|e| e.into_inner()).spawn();
+            let result = inner
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .spawn_with(purpose);
             // The future is gone: nobody will wait for this child.
-            if let Err(Ok(child)) = tx.send(result) {
-                super::child::abandon(child, kill_on_drop);
+            if let Err(result) = tx.send(result) {
+                result.abandon(kill_on_drop);
             }
         });
-        let child = rx.await.map_err(|_| self.pool_gone())??;
-        Child::new(child, self.kill_on_drop)
+        let child = pending.recv().await.ok_or_else(|| self.pool_gone())??;
+        Child::new(child, kill_on_drop)
     }
 
     /// Starts one child per variant (the command plus the variant's
     /// arguments and environment), spread over the pool's threads. The
-    /// results come in the order of `variants`.
+    /// results come in the order of `variants`. Cancel-safe like `spawn`.
     pub async fn spawn_many<I>(&mut self, variants: I) -> Vec<Result<Child>>
     where
         I: IntoIterator<Item = Variant>,
@@ -176,31 +202,29 @@ impl Command {
         };
         let kill_on_drop = self.kill_on_drop;
         let pool = self.spawner();
-        let receivers: Vec<_> = crate::pool::chunks(variants, pool.threads())
+        let mut receivers: Vec<_> = crate::pool::chunks(variants, pool.threads())
             .into_iter()
             .map(|chunk| {
-                let (tx, rx) = oneshot::channel();
+                let (tx, rx) = oneshot::channel::<Vec<Result<crate::Child>>>();
                 let base = Arc::clone(&base);
                 pool.execute(move || {
                     let results = crate::pool::spawn_variants(&base, chunk);
                     if let Err(results) = tx.send(results) {
-                        for child in results.into_iter().flatten() {
-                            super::child::abandon(child, kill_on_drop);
-                        }
+                        results.abandon(kill_on_drop);
                     }
                 });
-                rx
+                Pending::new(rx, kill_on_drop)
             })
             .collect();
         let mut out = Vec::new();
-        for rx in receivers {
-            match rx.await {
-                Ok(results) => out.extend(
+        for pending in &mut receivers {
+            match pending.recv().await {
+                Some(results) => out.extend(
                     results
                         .into_iter()
                         .map(|r| r.and_then(|c| Child::new(c, kill_on_drop))),
                 ),
-                Err(_) => out.push(Err(self.pool_gone())),
+                None => out.push(Err(self.pool_gone())),
             }
         }
         out
@@ -213,6 +237,64 @@ impl Command {
             std::io::ErrorKind::Other,
             "the spawner pool stopped before answering",
         )
+    }
+}
+
+/// What a spawner thread delivers: children, alone or in a batch.
+trait Deliverable: Send + 'static {
+    /// Hands every child to the background reaper (killing it first if asked).
+    fn abandon(self, kill: bool);
+}
+
+impl Deliverable for Result<crate::Child> {
+    fn abandon(self, kill: bool) {
+        if let Ok(child) = self {
+            super::child::abandon(child, kill);
+        }
+    }
+}
+
+impl Deliverable for Vec<Result<crate::Child>> {
+    fn abandon(self, kill: bool) {
+        for result in self {
+            result.abandon(kill);
+        }
+    }
+}
+
+/// The receiving end of a spawn handed to the pool. Dropped before the
+/// answer was taken (the spawn future was cancelled), it closes the channel
+/// (so a later answer is abandoned by the sender) and abandons whatever
+/// already arrived: no child is ever lost in between.
+struct Pending<T: Deliverable> {
+    rx: Option<oneshot::Receiver<T>>,
+    kill_on_drop: bool,
+}
+
+impl<T: Deliverable> Pending<T> {
+    fn new(rx: oneshot::Receiver<T>, kill_on_drop: bool) -> Pending<T> {
+        Pending {
+            rx: Some(rx),
+            kill_on_drop,
+        }
+    }
+
+    /// The answer, or `None` if the pool dropped the job.
+    async fn recv(&mut self) -> Option<T> {
+        let value = self.rx.as_mut()?.await.ok();
+        self.rx = None;
+        value
+    }
+}
+
+impl<T: Deliverable> Drop for Pending<T> {
+    fn drop(&mut self) {
+        if let Some(mut rx) = self.rx.take() {
+            rx.close();
+            if let Ok(value) = rx.try_recv() {
+                value.abandon(self.kill_on_drop);
+            }
+        }
     }
 }
 

@@ -1,0 +1,385 @@
+//! The spawner pool used synchronously: `Pool::new` and `threads()`,
+//! dropping a pool joins its threads (and fires the pdeathsig of the
+//! children they started), and `Pool::spawn_many` (results in order, every
+//! child with its own arguments and environment, spawned by the pool's
+//! threads and not by the caller).
+//!
+//! The variants and their expected output are shared with the async tests
+//! of `Command::spawn_many` (`asynchronous.rs`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::time::Duration;
+
+use fastspawn::{Child, Pool, Stdio, Variant};
+
+use crate::util::{self, probe, probe_cmd};
+
+/// How long a test waits for something that should happen at once.
+pub const SETTLE: Duration = Duration::from_secs(5);
+
+/// How many children a `spawn_many` batch starts.
+pub const BATCH: usize = 1000;
+
+/// Variant `i` of a batch of `fastspawn-probe args`: its own argument, except
+/// every 7th variant, which changes nothing (the library reuses one prepared
+/// command for those).
+pub fn arg_variant(i: usize) -> Variant {
+    if i.is_multiple_of(7) {
+        Variant::new()
+    } else {
+        Variant::new().arg(format!("arg-{i}"))
+    }
+}
+
+/// What child `i` of an [`arg_variant`] batch prints.
+pub fn expected_args(i: usize) -> String {
+    let mut text = format!("{}\nargs\n", probe().display());
+    if !i.is_multiple_of(7) {
+        text.push_str(&format!("arg-{i}\n"));
+    }
+    text
+}
+
+/// The base command of an environment batch: `fastspawn-probe env` with
+/// two variables of its own.
+pub fn env_base() -> fastspawn::Command {
+    let mut cmd = probe_cmd(["env"]);
+    cmd.env("FASTSPAWN_BASE", "base")
+        .env("FASTSPAWN_WHO", "base")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped());
+    cmd
+}
+
+/// Variant `i` of an environment batch: every 5th changes nothing; the
+/// others add `FASTSPAWN_VARIANT=i`, and the odd ones also override the
+/// base command's `FASTSPAWN_WHO`.
+pub fn env_variant(i: usize) -> Variant {
+    if i.is_multiple_of(5) {
+        return Variant::new();
+    }
+    let variant = Variant::new().env("FASTSPAWN_VARIANT", i.to_string());
+    if i % 2 == 1 {
+        variant.env("FASTSPAWN_WHO", format!("variant-{i}"))
+    } else {
+        variant
+    }
+}
+
+/// Checks what child `i` of an [`env_variant`] batch printed.
+pub fn check_env(i: usize, stdout: &[u8]) {
+    let text = String::from_utf8_lossy(stdout);
+    let vars: BTreeMap<&str, &str> = text
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        .filter(|(k, _)| k.starts_with("FASTSPAWN_"))
+        .collect();
+    let mut expected = BTreeMap::from([("FASTSPAWN_BASE", "base".to_owned())]);
+    let who = if !i.is_multiple_of(5) && i % 2 == 1 {
+        format!("variant-{i}")
+    } else {
+        "base".to_owned()
+    };
+    expected.insert("FASTSPAWN_WHO", who);
+    if !i.is_multiple_of(5) {
+        expected.insert("FASTSPAWN_VARIANT", i.to_string());
+    }
+    let expected: BTreeMap<&str, &str> = expected.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // FASTSPAWN_PROBE may be set by whoever runs the tests.
+    let vars: BTreeMap<&str, &str> = vars
+        .into_iter()
+        .filter(|(k, _)| *k != "FASTSPAWN_PROBE")
+        .collect();
+    assert_eq!(vars, expected, "child {i} saw another environment");
+}
+
+/// The exit code child `i` of an exit batch is asked for.
+pub fn exit_code(i: usize) -> i32 {
+    (i % 200) as i32
+}
+
+/// The spawner threads (`fastspawn-N`) that are not in `before`, once there
+/// are at least `count` of them: a new thread names itself after it has
+/// started, so right after `Pool::new` some may still have their creator's
+/// name.
+pub fn new_spawner_threads(before: &[(i32, String)], count: usize) -> Vec<(i32, String)> {
+    let mut found = Vec::new();
+    util::poll_until(SETTLE, || {
+        found = util::threads()
+            .into_iter()
+            .filter(|(tid, name)| {
+                util::is_spawner_name(name) && !before.iter().any(|b| b.0 == *tid)
+            })
+            .collect();
+        found.len() >= count
+    });
+    found
+}
+
+fn unwrap_all(results: Vec<fastspawn::Result<Child>>) -> Vec<Child> {
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.unwrap_or_else(|e| panic!("child {i} did not start: {e}")))
+        .collect()
+}
+
+/// Waits until the `Threads:` count of /proc/self/status is `count_before`
+/// plus `pool` (the pool's threads alive), give or take the threads that
+/// are neither the pool's nor in `before` (test threads that the harness
+/// starts and ends meanwhile). Returns whether it got there and what it
+/// saw last.
+fn threads_match(
+    before: &[(i32, String)],
+    count_before: usize,
+    pool_tids: &[i32],
+    pool: usize,
+) -> (bool, String) {
+    let mut seen = String::new();
+    let ok = util::poll_until(SETTLE, || {
+        let (now, count) = util::thread_snapshot();
+        let has = |list: &[(i32, String)], tid: i32| list.iter().any(|t| t.0 == tid);
+        let came: Vec<&(i32, String)> = now
+            .iter()
+            .filter(|t| !has(before, t.0) && !pool_tids.contains(&t.0))
+            .collect();
+        let went: Vec<&(i32, String)> = before.iter().filter(|t| !has(&now, t.0)).collect();
+        let expected = (count_before + pool + came.len()).checked_sub(went.len());
+        seen = format!(
+            "{count} with {pool} pool threads expected, other threads started meanwhile \
+             {came:?}, ended meanwhile {went:?}"
+        );
+        expected == Some(count)
+    });
+    (ok, seen)
+}
+
+#[test]
+fn new_pool_has_its_threads_and_drop_joins_them() {
+    let _guard = util::exclusive();
+    let (before, count_before) = util::thread_snapshot();
+
+    let pool = Pool::new(3).expect("Pool::new(3)");
+    assert_eq!(pool.threads(), 3);
+    assert!(format!("{pool:?}").contains('3'), "{pool:?}");
+    let mine = new_spawner_threads(&before, 3);
+    let names: BTreeSet<&str> = mine.iter().map(|(_, name)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        BTreeSet::from(["fastspawn-0", "fastspawn-1", "fastspawn-2"]),
+        "the threads Pool::new(3) started: {mine:?}"
+    );
+    let pool_tids: Vec<i32> = mine.iter().map(|(tid, _)| *tid).collect();
+    let (ok, seen) = threads_match(&before, count_before, &pool_tids, 3);
+    assert!(
+        ok,
+        "Threads: {count_before} before Pool::new(3), then {seen}"
+    );
+
+    drop(pool);
+    let gone = |tid: i32| !std::path::Path::new(&format!("/proc/self/task/{tid}")).exists();
+    assert!(
+        util::poll_until(SETTLE, || mine.iter().all(|(tid, _)| gone(*tid))),
+        "threads of the dropped pool still there: {:?}",
+        mine.iter()
+            .filter(|(tid, _)| !gone(*tid))
+            .collect::<Vec<_>>()
+    );
+    let (ok, seen) = threads_match(&before, count_before, &pool_tids, 0);
+    assert!(
+        ok,
+        "Threads: {count_before} before Pool::new(3), after dropping it {seen}"
+    );
+
+    // At least one thread, whatever was asked.
+    let (before, _) = util::thread_snapshot();
+    let pool = Pool::new(0).expect("Pool::new(0)");
+    assert_eq!(pool.threads(), 1);
+    let mine = new_spawner_threads(&before, 1);
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    assert_eq!(mine[0].1, "fastspawn-0");
+    drop(pool);
+    assert!(util::poll_until(SETTLE, || gone(mine[0].0)));
+}
+
+/// A private pool of two threads starts 1000 children, each with its own
+/// argument, in order, then a batch with per-child environment variables
+/// and one with per-child exit codes. Every child was created by one of the
+/// pool's two threads (see `util::parent_threads`), none by the caller.
+#[test]
+fn spawn_many_on_a_private_pool() {
+    let _guard = util::exclusive();
+    let (before, _) = util::thread_snapshot();
+    let pool = Pool::new(2).expect("Pool::new(2)");
+    let spawners: BTreeSet<i32> = new_spawner_threads(&before, 2)
+        .iter()
+        .map(|(tid, _)| *tid)
+        .collect();
+    assert_eq!(spawners.len(), 2, "{spawners:?}");
+
+    let mut base = probe_cmd(["args"]);
+    base.stdin(Stdio::null()).stdout(Stdio::piped());
+    let children = unwrap_all(pool.spawn_many(&base, (0..BATCH).map(arg_variant)));
+    assert_eq!(children.len(), BATCH);
+    if util::have_thread_children() {
+        // Zombies stay listed until reaped: nothing is waited for yet.
+        let pids: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
+        let parents = util::parent_threads(&pids);
+        for (i, child) in children.iter().enumerate() {
+            let parent = parents.get(&(child.id() as i32));
+            assert!(
+                parent.is_some_and(|tid| spawners.contains(tid)),
+                "child {i} (pid {}) was created by thread {parent:?}, not by the pool's \
+                 threads {spawners:?} (the caller is {})",
+                child.id(),
+                util::gettid()
+            );
+        }
+    } else {
+        util::skip("no /proc/self/task/TID/children: which thread spawned is not checked");
+    }
+    for (i, child) in children.into_iter().enumerate() {
+        let out = child.wait_with_output().expect("wait_with_output");
+        assert!(out.status.success(), "child {i}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            expected_args(i),
+            "child {i}"
+        );
+    }
+    // The base command is unchanged and still usable.
+    assert_eq!(base.get_args().collect::<Vec<_>>(), [OsStr::new("args")]);
+    let out = base
+        .spawn()
+        .expect("spawn")
+        .wait_with_output()
+        .expect("wait");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected_args(0));
+
+    let children = unwrap_all(pool.spawn_many(&env_base(), (0..300).map(env_variant)));
+    for (i, child) in children.into_iter().enumerate() {
+        let out = child.wait_with_output().expect("wait_with_output");
+        assert!(out.status.success(), "child {i}: {out:?}");
+        check_env(i, &out.stdout);
+    }
+
+    let mut base = probe_cmd(["exit"]);
+    base.stdin(Stdio::null());
+    let variants = (0..BATCH).map(|i| Variant::new().arg(exit_code(i).to_string()));
+    let children = unwrap_all(pool.spawn_many(&base, variants));
+    for (i, mut child) in children.into_iter().enumerate() {
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(exit_code(i)), "child {i}: {status:?}");
+    }
+    drop(pool);
+    util::assert_no_zombies("after spawn_many on a private pool");
+}
+
+/// On the global pool too, every child is created by a `fastspawn-N`
+/// thread and not by the calling thread.
+#[test]
+fn spawn_many_runs_on_the_global_pool_threads() {
+    let _guard = util::shared();
+    if !util::have_thread_children() {
+        util::skip("no /proc/self/task/TID/children");
+        return;
+    }
+    let mut base = probe_cmd(["sleep", "30"]);
+    base.stdin(Stdio::null());
+    let mut children = unwrap_all(Pool::global().spawn_many(&base, (0..8).map(|_| Variant::new())));
+    let pids: Vec<i32> = children.iter().map(|c| c.id() as i32).collect();
+    let parents = util::parent_threads(&pids);
+    let me = util::gettid();
+    for child in &children {
+        let tid = parents.get(&(child.id() as i32));
+        let name = tid.and_then(|tid| util::thread_name(*tid));
+        assert!(
+            tid != Some(&me) && name.as_deref().is_some_and(util::is_spawner_name),
+            "child {} was created by thread {tid:?} named {name:?} (the caller is {me})",
+            child.id()
+        );
+    }
+    for child in &mut children {
+        child.kill().expect("kill");
+        assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+    }
+}
+
+/// Each variant gets its own result, in place: variants with a NUL byte
+/// fail with `InvalidInput` and the others start; a program that does not
+/// exist fails once per variant; no variants, no results.
+#[test]
+fn spawn_many_reports_each_failure_in_place() {
+    let _guard = util::shared();
+    let nul = OsStr::from_bytes(b"a\0b");
+    let mut base = probe_cmd(["args"]);
+    base.stdin(Stdio::null()).stdout(Stdio::piped());
+    let bad = [3, 17, 18];
+    let variants = (0..20).map(|i| {
+        if bad.contains(&i) {
+            Variant::new().arg(nul)
+        } else {
+            arg_variant(i)
+        }
+    });
+    let results = Pool::global().spawn_many(&base, variants);
+    assert_eq!(results.len(), 20);
+    for (i, result) in results.into_iter().enumerate() {
+        match result {
+            Err(err) => {
+                assert!(bad.contains(&i), "child {i} failed: {err}");
+                assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{err}");
+            }
+            Ok(child) => {
+                assert!(!bad.contains(&i), "child {i} with a NUL byte started");
+                let out = child.wait_with_output().expect("wait_with_output");
+                assert_eq!(String::from_utf8_lossy(&out.stdout), expected_args(i));
+            }
+        }
+    }
+
+    let missing = fastspawn::Command::new(format!("/nonexistent/{}", util::unique_name("pool")));
+    let results = Pool::global().spawn_many(&missing, (0..5).map(arg_variant));
+    assert_eq!(results.len(), 5);
+    for result in results {
+        let err = result.expect_err("a program that does not exist");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+    }
+
+    assert!(Pool::global().spawn_many(&base, []).is_empty());
+}
+
+/// The kernel sends a child's pdeathsig when the thread that created it
+/// exits: children started by a pool get it when the pool is dropped (its
+/// threads exit), not before.
+#[test]
+fn pdeathsig_fires_when_the_pool_is_dropped() {
+    let _guard = util::shared();
+    let pool = Pool::new(2).expect("Pool::new(2)");
+    let mut base = probe_cmd(["sleep", "30"]);
+    base.pdeathsig(libc::SIGTERM).stdin(Stdio::null());
+    let mut children = unwrap_all(pool.spawn_many(&base, (0..4).map(|_| Variant::new())));
+    std::thread::sleep(Duration::from_millis(200));
+    for child in &mut children {
+        let status = child.try_wait().expect("try_wait");
+        assert_eq!(
+            status,
+            None,
+            "child {} ended while its pool lived",
+            child.id()
+        );
+    }
+    drop(pool);
+    for child in &mut children {
+        let status = child.wait().expect("wait");
+        assert_eq!(
+            status.signal(),
+            Some(libc::SIGTERM),
+            "child {} after its pool was dropped: {status:?}",
+            child.id()
+        );
+    }
+}
