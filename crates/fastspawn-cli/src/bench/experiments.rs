@@ -35,8 +35,8 @@ pub struct Experiment {
     pub notes: Vec<String>,
 }
 
-pub const ALL: [&str; 8] = [
-    "count", "rss", "tlpi", "env", "path", "fds", "async", "langs",
+pub const ALL: [&str; 9] = [
+    "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs",
 ];
 
 pub const C_EXEC: [&str; 5] = [
@@ -87,6 +87,9 @@ pub fn about(name: &str) -> &'static str {
         }
         "langs" => {
             "Spawn+wait throughput of the same child from every runtime, as a ratio to the raw C clone(CLONE_VM|CLONE_VFORK) loop."
+        }
+        "parallel" => {
+            "Spawn throughput of one fastspawn Pool with 1, 2 and 4 spawner threads starting a batch with Pool::spawn_many."
         }
         _ => "",
     }
@@ -235,7 +238,7 @@ fn rss(opts: &Options, noop: &[String]) -> Experiment {
     ];
     Experiment {
         name: "rss",
-        reps: reps(opts, 3),
+        reps: reps(opts, 5),
         cells,
         notes,
     }
@@ -384,7 +387,7 @@ fn path(opts: &Options) -> Experiment {
     }
     Experiment {
         name: "path",
-        reps: reps(opts, 5),
+        reps: reps(opts, 7),
         cells,
         notes: Vec::new(),
     }
@@ -534,6 +537,31 @@ fn langs(opts: &Options, noop: &[String]) -> Experiment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: `parallel` was planned but missing from `ALL`, so a
+    /// plain `fastspawn bench` skipped it.
+    #[test]
+    fn every_experiment_runs_by_default_and_says_what_it_reproduces() {
+        let peers = Peers {
+            dir: "/nonexistent".into(),
+        };
+        let opts = Options {
+            quick: true,
+            full: false,
+            max_rss_gib: 4,
+        };
+        for name in [
+            "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs",
+        ] {
+            assert!(ALL.contains(&name), "{name} is not run by default");
+            assert!(!about(name).is_empty(), "{name} has no description");
+        }
+        for name in ALL {
+            let plan = plan(name, &opts, &peers).expect("planned");
+            assert!(!plan.cells.is_empty(), "{name} measures nothing");
+        }
+        assert!(plan("nope", &opts, &peers).is_none());
+    }
 
     #[test]
     fn synthetic_env_has_the_asked_size_and_a_path() {

@@ -82,3 +82,14 @@ pub struct Run {
     pub notes: Vec<String>,
     pub measurements: Vec<Measurement>,
 }
+
+impl Run {
+    /// The measurements of one experiment.
+    pub fn of(&self, experiment: &str) -> Vec<Measurement> {
+        self.measurements
+            .iter()
+            .filter(|m| m.experiment == experiment)
+            .cloned()
+            .collect()
+    }
+}

@@ -37,12 +37,7 @@ pub fn report(run: &Run, charts: &[(String, String)]) -> String {
         out.push('\n');
     }
     for experiment in super::experiments_in(run) {
-        let ms: Vec<_> = run
-            .measurements
-            .iter()
-            .filter(|m| m.experiment == experiment)
-            .cloned()
-            .collect();
+        let ms = run.of(&experiment);
         for t in report::tables(&experiment, &ms) {
             out.push_str(&format!("## {}\n\n{}\n\n", t.title, t.about));
             out.push_str(&table(&t));

@@ -49,12 +49,7 @@ pub fn write_all(run: &Run, dir: &Path) -> Result<()> {
     write("SETUP.md", markdown::setup(run))?;
     let mut charts = Vec::new();
     for experiment in experiments_in(run) {
-        let ms: Vec<_> = run
-            .measurements
-            .iter()
-            .filter(|m| m.experiment == experiment)
-            .cloned()
-            .collect();
+        let ms = run.of(&experiment);
         for (i, chart) in crate::bench::report::charts(&experiment, &ms)
             .iter()
             .enumerate()

@@ -321,24 +321,10 @@ fn set_default(signal: usize) -> Result<(), (u32, i32)> {
 fn reset_handlers() -> Result<(), (u32, i32)> {
     let mut signal = 1;
     while signal <= 64 {
-        let mut old = KernelSigaction {
-            handler: 0,
-            flags: 0,
-            restorer: 0,
-            mask: 0,
-        };
-        // SAFETY: old is a live kernel sigaction to fill in.
-        let ret = unsafe {
-            sys!(
-                libc::SYS_rt_sigaction,
-                signal,
-                0,
-                &mut old as *mut KernelSigaction,
-                SIGSET_SIZE
-            )
-        };
-        if ret == 0 && old.handler != libc::SIG_DFL && old.handler != libc::SIG_IGN {
-            set_default(signal)?;
+        if let Some(handler) = super::raw::signal_handler(signal) {
+            if handler != libc::SIG_DFL && handler != libc::SIG_IGN {
+                set_default(signal)?;
+            }
         }
         signal += 1;
     }

@@ -22,7 +22,6 @@ use std::sync::OnceLock;
 
 use super::child::{ChildPlan, FdOp};
 use super::clone::Spawned;
-use super::raw::{KernelSigaction, SIGSET_SIZE, sys};
 
 type AddChdir = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, *const c_char) -> c_int;
 type AddClosefrom = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, c_int) -> c_int;
@@ -91,30 +90,10 @@ fn sigset(bits: u64) -> libc::sigset_t {
 /// child, and an ignored signal stays ignored across `execve`. Ask for them
 /// to be reset unless the parent itself ignores them.
 fn glibc_internal_defaults() -> u64 {
-    let mut bits = 0;
-    for signal in [32usize, 33] {
-        let mut old = KernelSigaction {
-            handler: 0,
-            flags: 0,
-            restorer: 0,
-            mask: 0,
-        };
-        // SAFETY: a query only; old is a live kernel sigaction (glibc's
-        // sigaction() refuses these numbers, the system call does not).
-        let ret = unsafe {
-            sys!(
-                libc::SYS_rt_sigaction,
-                signal,
-                0,
-                &mut old as *mut KernelSigaction,
-                SIGSET_SIZE
-            )
-        };
-        if ret == 0 && old.handler != libc::SIG_IGN {
-            bits |= 1u64 << (signal - 1);
-        }
-    }
-    bits
+    [32usize, 33]
+        .into_iter()
+        .filter(|&signal| super::raw::signal_handler(signal).is_some_and(|h| h != libc::SIG_IGN))
+        .fold(0, |bits, signal| bits | 1u64 << (signal - 1))
 }
 
 pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {

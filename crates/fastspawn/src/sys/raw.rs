@@ -123,3 +123,28 @@ pub(crate) fn set_signal_mask(new: u64) -> u64 {
     }
     old
 }
+
+/// The current handler of `signal` (`SIG_DFL`, `SIG_IGN` or a function),
+/// read with a raw `rt_sigaction` (glibc's `sigaction` refuses its internal
+/// signals 32 and 33; the system call does not). `None` if the kernel
+/// refuses the number. Safe in a vfork child: one raw system call.
+#[inline(always)]
+pub(crate) fn signal_handler(signal: usize) -> Option<usize> {
+    let mut old = KernelSigaction {
+        handler: 0,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
+    // SAFETY: a query only; old is a live kernel sigaction to fill in.
+    let ret = unsafe {
+        sys!(
+            libc::SYS_rt_sigaction,
+            signal,
+            0,
+            &mut old as *mut KernelSigaction,
+            SIGSET_SIZE
+        )
+    };
+    (ret == 0).then_some(old.handler)
+}
