@@ -319,30 +319,25 @@ fn build_std(ctx: &Ctx) -> io::Result<Command> {
     }
 }
 
-/// One measured loop for the synchronous std-based runners.
-fn run_std(ctx: &Ctx, args: &Args) -> Measured {
-    let mut cmd = build_std(ctx).unwrap_or_else(|e| fail(ctx.runner, "command", e));
+/// The measured loop of the synchronous runners: `warmup` waited spawns,
+/// then `n` spawns timed. `spawn(true)` spawns and waits (returns `None`),
+/// `spawn(false)` only spawns; `reap` waits for a child after the clock.
+fn measure_sync<C>(
+    args: &Args,
+    mut spawn: impl FnMut(bool) -> Option<C>,
+    mut reap: impl FnMut(C),
+) -> Measured {
     for _ in 0..args.warmup {
-        check_status(ctx.runner, cmd.status());
+        spawn(true);
     }
-    let mut children = Vec::with_capacity(if args.mode == Mode::Spawn {
-        args.n as usize
-    } else {
-        0
-    });
+    let wait = args.mode == Mode::Wait;
+    let mut children = Vec::with_capacity(if wait { 0 } else { args.n as usize });
     let mut samples = args.samples.then(|| Vec::with_capacity(args.n as usize));
-
     let cpu0 = cpu_ns();
     let t0 = Instant::now();
     let mut t = t0;
     for _ in 0..args.n {
-        // wait mode: `status()` (spawn + wait, as std implements it).
-        match args.mode {
-            Mode::Wait => check_status(ctx.runner, cmd.status()),
-            Mode::Spawn => {
-                children.push(cmd.spawn().unwrap_or_else(|e| fail(ctx.runner, "spawn", e)))
-            }
-        }
+        children.extend(spawn(wait));
         if let Some(s) = samples.as_mut() {
             let t1 = Instant::now();
             s.push((t1 - t).as_nanos() as u64);
@@ -351,16 +346,32 @@ fn run_std(ctx: &Ctx, args: &Args) -> Measured {
     }
     let total_ns = t0.elapsed().as_nanos();
     let cpu1 = cpu_ns();
-
-    for mut child in children {
-        check_status(ctx.runner, child.wait());
-    }
+    children.into_iter().for_each(&mut reap);
     Measured {
         total_ns,
         cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
         samples,
         stall: None,
     }
+}
+
+/// The synchronous std-based runners; wait mode uses `status()` (spawn +
+/// wait, as std implements it).
+fn run_std(ctx: &Ctx, args: &Args) -> Measured {
+    let runner = ctx.runner;
+    let mut cmd = build_std(ctx).unwrap_or_else(|e| fail(runner, "command", e));
+    measure_sync(
+        args,
+        |wait| {
+            if wait {
+                check_status(runner, cmd.status());
+                None
+            } else {
+                Some(cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e)))
+            }
+        },
+        |mut child| check_status(runner, child.wait()),
+    )
 }
 
 fn tokio_command(ctx: &Ctx) -> tokio::process::Command {
@@ -598,42 +609,20 @@ fn run_fastspawn(ctx: Ctx, args: &Args) -> Measured {
     let runner = ctx.runner;
     let mut cmd =
         fastspawn_command(&ctx, args.with_options).unwrap_or_else(|e| fail(runner, "command", e));
-    for _ in 0..args.warmup {
-        check_fastspawn(runner, cmd.status());
-    }
-    let mut children = Vec::with_capacity(if args.mode == Mode::Spawn {
-        args.n as usize
-    } else {
-        0
-    });
-    let mut samples = args.samples.then(|| Vec::with_capacity(args.n as usize));
-    let cpu0 = cpu_ns();
-    let t0 = Instant::now();
-    let mut t = t0;
-    for _ in 0..args.n {
-        // wait mode: `status()` (no pidfd: the child never leaves the call);
-        // spawn mode: `spawn()`, whose `Child` carries a pidfd.
-        match args.mode {
-            Mode::Wait => check_fastspawn(runner, cmd.status()),
-            Mode::Spawn => children.push(cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e))),
-        }
-        if let Some(s) = samples.as_mut() {
-            let t1 = Instant::now();
-            s.push((t1 - t).as_nanos() as u64);
-            t = t1;
-        }
-    }
-    let total_ns = t0.elapsed().as_nanos();
-    let cpu1 = cpu_ns();
-    for mut child in children {
-        check_fastspawn(runner, child.wait());
-    }
-    Measured {
-        total_ns,
-        cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
-        samples,
-        stall: None,
-    }
+    // wait mode: `status()` (no pidfd: the child never leaves the call);
+    // spawn mode: `spawn()`, whose `Child` carries a pidfd.
+    measure_sync(
+        args,
+        |wait| {
+            if wait {
+                check_fastspawn(runner, cmd.status());
+                None
+            } else {
+                Some(cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e)))
+            }
+        },
+        |mut child| check_fastspawn(runner, child.wait()),
+    )
 }
 
 /// The Rust post's async modes with fastspawn's tokio API: every task

@@ -35,7 +35,7 @@
 use std::ffi::{CStr, c_char, c_void};
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
-use super::raw::{KernelSigaction, SIGSET_SIZE, sys};
+use super::raw::{SIGSET_SIZE, sys};
 
 /// Where the child reports a failure. Lives in the parent's memory; with
 /// `Engine::Fork` the child also sends it through a pipe.
@@ -293,27 +293,11 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
 }
 
 fn set_default(signal: usize) -> Result<(), (u32, i32)> {
-    let action = KernelSigaction {
-        handler: libc::SIG_DFL,
-        flags: 0,
-        restorer: 0,
-        mask: 0,
-    };
-    // SAFETY: action is a live kernel sigaction; no old action wanted.
-    let ret = unsafe {
-        sys!(
-            libc::SYS_rt_sigaction,
-            signal,
-            &action as *const KernelSigaction,
-            0,
-            SIGSET_SIZE
-        )
-    };
-    // SIGKILL and SIGSTOP cannot be changed: EINVAL is expected for them.
-    if ret < 0 && ret != -(libc::EINVAL as isize) {
-        return Err((step::SIGNALS, ret.wrapping_neg() as i32));
+    match super::raw::sigaction(signal, Some(libc::SIG_DFL)) {
+        // SIGKILL and SIGSTOP cannot be changed: EINVAL is expected for them.
+        Ok(_) | Err(libc::EINVAL) => Ok(()),
+        Err(errno) => Err((step::SIGNALS, errno)),
     }
-    Ok(())
 }
 
 /// What `CLONE_CLEAR_SIGHAND` does in the kernel: every signal with a
@@ -321,7 +305,7 @@ fn set_default(signal: usize) -> Result<(), (u32, i32)> {
 fn reset_handlers() -> Result<(), (u32, i32)> {
     let mut signal = 1;
     while signal <= 64 {
-        if let Some(handler) = super::raw::signal_handler(signal) {
+        if let Ok(handler) = super::raw::sigaction(signal, None) {
             if handler != libc::SIG_DFL && handler != libc::SIG_IGN {
                 set_default(signal)?;
             }

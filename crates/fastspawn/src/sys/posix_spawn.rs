@@ -92,7 +92,7 @@ fn sigset(bits: u64) -> libc::sigset_t {
 fn glibc_internal_defaults() -> u64 {
     [32usize, 33]
         .into_iter()
-        .filter(|&signal| super::raw::signal_handler(signal).is_some_and(|h| h != libc::SIG_IGN))
+        .filter(|&signal| super::raw::sigaction(signal, None).is_ok_and(|h| h != libc::SIG_IGN))
         .fold(0, |bits, signal| bits | 1u64 << (signal - 1))
 }
 

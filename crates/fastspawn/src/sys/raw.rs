@@ -124,27 +124,42 @@ pub(crate) fn set_signal_mask(new: u64) -> u64 {
     old
 }
 
-/// The current handler of `signal` (`SIG_DFL`, `SIG_IGN` or a function),
-/// read with a raw `rt_sigaction` (glibc's `sigaction` refuses its internal
-/// signals 32 and 33; the system call does not). `None` if the kernel
-/// refuses the number. Safe in a vfork child: one raw system call.
+/// `rt_sigaction(signal, new, &old)` on the kernel's struct (glibc's
+/// `sigaction` refuses its internal signals 32 and 33; the system call does
+/// not): sets the handler to `new` when given, and returns the old handler
+/// or the errno. One raw system call: safe in a vfork child.
 #[inline(always)]
-pub(crate) fn signal_handler(signal: usize) -> Option<usize> {
+pub(crate) fn sigaction(signal: usize, new: Option<usize>) -> Result<usize, i32> {
+    let action = KernelSigaction {
+        handler: new.unwrap_or(0),
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
     let mut old = KernelSigaction {
         handler: 0,
         flags: 0,
         restorer: 0,
         mask: 0,
     };
-    // SAFETY: a query only; old is a live kernel sigaction to fill in.
+    let new_ptr = if new.is_some() {
+        &action as *const KernelSigaction
+    } else {
+        std::ptr::null()
+    };
+    // SAFETY: both pointers are null or live kernel sigactions.
     let ret = unsafe {
         sys!(
             libc::SYS_rt_sigaction,
             signal,
-            0,
+            new_ptr,
             &mut old as *mut KernelSigaction,
             SIGSET_SIZE
         )
     };
-    (ret == 0).then_some(old.handler)
+    if ret < 0 {
+        Err(ret.wrapping_neg() as i32)
+    } else {
+        Ok(old.handler)
+    }
 }
