@@ -14,7 +14,7 @@ use crate::util::{
 
 engine_tests!(shared: single_fd, identity_mapping_of_cloexec_fd, swap, three_cycle, onto_stdio,
     stdio_conflicts_with_mapping, child_sees_exactly_its_fds, same_parent_fd_twice, high_child_fd,
-    mapped_command_spawns_twice);
+    mapped_command_spawns_twice, try_clone_owns_its_fds);
 engine_tests!(exclusive: swap_at_3_and_4, mapped_fds_collide_with_stdio_pipes,
     crowded_fd_table);
 
@@ -396,4 +396,26 @@ fn crowded_fd_table(engine: Engine) {
         child.wait().expect("wait");
     }
     drop(crowd);
+}
+
+/// `Command::try_clone` copies everything and owns duplicates of the fds:
+/// the clone still works after the original is dropped, and the original's
+/// later changes do not leak into the clone.
+fn try_clone_owns_its_fds(engine: Engine) {
+    let (r, w) = pipe();
+    let mut original = probe_cmd(["write-fd", "3", "from the clone"]);
+    original
+        .fd(3, w)
+        .env("FASTSPAWN_CLONED", "yes")
+        .current_dir("/");
+    let mut clone = original.try_clone().expect("try_clone");
+    original.arg("extra");
+    drop(original);
+    assert_eq!(clone.get_args().count(), 3);
+    assert_eq!(clone.get_current_dir(), Some(std::path::Path::new("/")));
+    assert_eq!(clone.get_envs().count(), 1);
+    let out = output_ok(&mut clone, engine);
+    assert!(out.status.success());
+    drop(clone);
+    assert_eq!(read_all(r), b"from the clone");
 }
