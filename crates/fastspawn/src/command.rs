@@ -460,6 +460,13 @@ impl Command {
         })
     }
 
+    /// [`try_clone`](Self::try_clone) with the failure as this crate's
+    /// error, for the batch spawns that copy a base command.
+    pub(crate) fn try_clone_checked(&self) -> Result<Command> {
+        self.try_clone()
+            .map_err(|e| crate::error::Error::io(&self.program, crate::error::Step::Validate, e))
+    }
+
     /// The program, as given to [`new`](Self::new).
     pub fn get_program(&self) -> &OsStr {
         &self.program

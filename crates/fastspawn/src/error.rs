@@ -94,6 +94,7 @@ impl fmt::Display for Step {
 }
 
 /// An error from spawning or managing a child process.
+#[derive(Clone)]
 pub struct Error {
     program: OsString,
     step: Step,

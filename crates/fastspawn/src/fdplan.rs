@@ -23,18 +23,22 @@ use crate::sys::child::FdOp;
 pub(crate) struct FdPlan {
     pub ops: SmallVec<[FdOp; 8]>,
     pub close: SmallVec<[(u32, u32); 8]>,
+    /// One above every fd the plan reads or keeps: a child that shares the
+    /// parent's fd table needs no fd from this number on.
+    pub above: u32,
 }
 
 /// Plans `targets` (`(child fd, parent fd)`, destinations distinct) and
 /// keeps `keep` open as they are (inherited stdio, the error pipe).
 pub(crate) fn plan(targets: &[(i32, i32)], keep: &[i32]) -> FdPlan {
     let overwritten = |fd: i32| targets.iter().any(|&(dst, src)| dst == fd && src != dst);
-    let mut next = targets
+    let above = targets
         .iter()
         .flat_map(|&(dst, src)| [dst, src])
         .chain(keep.iter().copied())
         .max()
         .map_or(0, |max| max + 1);
+    let mut next = above;
 
     let mut ops = SmallVec::new();
     let mut sources: SmallVec<[i32; 8]> = targets.iter().map(|&(_, src)| src).collect();
@@ -76,7 +80,11 @@ pub(crate) fn plan(targets: &[(i32, i32)], keep: &[i32]) -> FdPlan {
         start = fd + 1;
     }
     close.push((start, u32::MAX));
-    FdPlan { ops, close }
+    FdPlan {
+        ops,
+        close,
+        above: above as u32,
+    }
 }
 
 #[cfg(test)]
@@ -194,6 +202,13 @@ mod tests {
     fn close_ranges_cover_the_gaps() {
         let plan = plan(&[(0, 7), (4, 8)], &[1, 2, 20]);
         assert_eq!(plan.close.as_slice(), &[(3, 3), (5, 19), (21, u32::MAX)]);
+    }
+
+    #[test]
+    fn above_is_past_every_fd_read_or_kept() {
+        assert_eq!(plan(&[(0, 7), (4, 8)], &[1, 2, 20]).above, 21);
+        assert_eq!(plan(&[(3, 9)], &[0, 1, 2]).above, 10);
+        assert_eq!(plan(&[], &[]).above, 0);
     }
 
     #[test]

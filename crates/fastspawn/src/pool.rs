@@ -25,7 +25,7 @@ use std::thread::JoinHandle;
 
 use crate::child::Child;
 use crate::command::Command;
-use crate::error::{Error, Result, Step};
+use crate::error::Result;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -145,17 +145,13 @@ pub(crate) fn spawn_variants(base: &Command, variants: Vec<Variant>) -> Vec<Resu
     variants
         .into_iter()
         .map(|variant| {
-            let clone = |base: &Command| {
-                base.try_clone()
-                    .map_err(|e| Error::io(base.get_program(), Step::Validate, e))
-            };
             if variant == Variant::default() {
                 if plain.is_none() {
-                    plain = Some(clone(base)?);
+                    plain = Some(base.try_clone_checked()?);
                 }
                 return plain.as_mut().expect("made above").spawn();
             }
-            let mut cmd = clone(base)?;
+            let mut cmd = base.try_clone_checked()?;
             cmd.args(&variant.args)
                 .envs(variant.envs.iter().map(|(k, v)| (k, v)));
             cmd.spawn()
@@ -174,13 +170,9 @@ impl Pool {
     {
         let variants: Vec<Variant> = variants.into_iter().collect();
         let count = variants.len();
-        let base = match base.try_clone() {
+        let base = match base.try_clone_checked() {
             Ok(base) => Arc::new(base),
-            Err(e) => {
-                return (0..count)
-                    .map(|_| Err(Error::io(base.get_program(), Step::Validate, clone_io(&e))))
-                    .collect();
-            }
+            Err(e) => return (0..count).map(|_| Err(e.clone())).collect(),
         };
         let receivers: Vec<_> = chunks(variants, self.threads())
             .into_iter()
@@ -197,13 +189,6 @@ impl Pool {
             .into_iter()
             .flat_map(|rx| rx.recv().unwrap_or_default())
             .collect()
-    }
-}
-
-fn clone_io(err: &io::Error) -> io::Error {
-    match err.raw_os_error() {
-        Some(errno) => io::Error::from_raw_os_error(errno),
-        None => io::Error::new(err.kind(), err.to_string()),
     }
 }
 

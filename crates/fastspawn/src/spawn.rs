@@ -99,22 +99,25 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             }
             continue;
         }
+        static INHERIT: StdioKind = StdioKind::Inherit;
+        static NULL: StdioKind = StdioKind::Null;
+        static PIPED: StdioKind = StdioKind::Piped;
         let kind = match (config, purpose) {
-            (Some(stdio), _) => StdioRef::from(&stdio.0),
-            (None, Purpose::Spawn | Purpose::Status) => StdioRef::Inherit,
-            (None, Purpose::Output | Purpose::AsyncOutput) if fd == 0 => StdioRef::Null,
-            (None, Purpose::Output | Purpose::AsyncOutput) => StdioRef::Piped,
+            (Some(stdio), _) => &stdio.0,
+            (None, Purpose::Spawn | Purpose::Status) => &INHERIT,
+            (None, Purpose::Output | Purpose::AsyncOutput) if fd == 0 => &NULL,
+            (None, Purpose::Output | Purpose::AsyncOutput) => &PIPED,
         };
         match kind {
-            StdioRef::Inherit => keep.push(fd),
-            StdioRef::Null => {
+            StdioKind::Inherit => keep.push(fd),
+            StdioKind::Null => {
                 let null = prepared
                     .devnull()
                     .map_err(|e| Error::io(program, Step::Stdio, e))?;
                 targets.push((fd, null.as_raw_fd()));
             }
-            StdioRef::Fd(owned) => targets.push((fd, owned.as_raw_fd())),
-            StdioRef::Piped => {
+            StdioKind::Fd(owned) => targets.push((fd, owned.as_raw_fd())),
+            StdioKind::Piped => {
                 let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
                     .map_err(|e| Error::io(program, Step::Stdio, e.into()))?;
                 let (child_end, parent_end) = if fd == 0 {
@@ -218,25 +221,6 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     Err(Error::unsupported(program, why))
 }
 
-/// A borrowed view of a stdio setting.
-enum StdioRef<'a> {
-    Inherit,
-    Null,
-    Piped,
-    Fd(&'a OwnedFd),
-}
-
-impl<'a> From<&'a StdioKind> for StdioRef<'a> {
-    fn from(kind: &'a StdioKind) -> StdioRef<'a> {
-        match kind {
-            StdioKind::Inherit => StdioRef::Inherit,
-            StdioKind::Null => StdioRef::Null,
-            StdioKind::Piped => StdioRef::Piped,
-            StdioKind::Fd(fd) => StdioRef::Fd(fd),
-        }
-    }
-}
-
 /// The first option `posix_spawn` has no attribute for.
 fn posix_spawn_cannot(opts: &crate::command::ChildOptions) -> Option<&'static str> {
     if opts.uid.is_some() {
@@ -303,20 +287,12 @@ impl Attempt<'_> {
             keep.push(write.as_raw_fd());
         }
         let fd_plan = fdplan::plan(self.targets, &keep);
+        let features = engine::features();
         // The clone engines share the fd table and let the child keep only
         // what lies below the highest fd it needs (close_range, Linux 5.9).
         let unshare_below = (matches!(engine, Engine::Clone3 | Engine::CloneVfork)
-            && engine::features().close_range)
-            .then(|| {
-                let highest = self
-                    .targets
-                    .iter()
-                    .flat_map(|&(dst, src)| [dst, src])
-                    .chain(keep.iter().copied())
-                    .max()
-                    .unwrap_or(2);
-                (highest + 1) as u32
-            });
+            && features.close_range)
+            .then_some(fd_plan.above);
 
         // Without CLONE_INTO_CGROUP the child joins by writing cgroup.procs.
         let cgroup_procs = match (engine, self.cgroup) {
@@ -341,8 +317,8 @@ impl Attempt<'_> {
             unshare_below,
             fd_ops: &fd_plan.ops,
             close: &fd_plan.close,
-            close_range: engine::features().close_range,
-            nofile: nofile_limit(),
+            close_range: features.close_range,
+            nofile: nofile_limit(features.close_range),
             setsid: self.opts.setsid,
             pgroup: self.opts.pgroup,
             groups: self.prepared.groups.as_deref(),
@@ -371,7 +347,7 @@ impl Attempt<'_> {
             Engine::Clone3 => {
                 sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd()), pidfd)
             }
-            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && engine::features().pidfd),
+            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && features.pidfd),
             Engine::PosixSpawn => sys::posix_spawn::spawn(&plan, pidfd),
             Engine::Fork | Engine::Auto => unreachable!("handled below"),
         };
@@ -431,8 +407,8 @@ impl Attempt<'_> {
 }
 
 /// The soft `RLIMIT_NOFILE`, bounding the one-by-one close fallback.
-fn nofile_limit() -> u32 {
-    if engine::features().close_range {
+fn nofile_limit(close_range: bool) -> u32 {
+    if close_range {
         return u32::MAX;
     }
     match rustix::process::getrlimit(rustix::process::Resource::Nofile).current {

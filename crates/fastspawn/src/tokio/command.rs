@@ -189,16 +189,10 @@ impl Command {
         I: IntoIterator<Item = Variant>,
     {
         let variants: Vec<Variant> = variants.into_iter().collect();
-        let cloned = self.as_fastspawn_mut().try_clone();
+        let cloned = self.as_fastspawn_mut().try_clone_checked();
         let base = match cloned {
             Ok(base) => Arc::new(base),
-            Err(err) => {
-                let program = self.program();
-                return variants
-                    .iter()
-                    .map(|_| Err(Error::io(&program, Step::Validate, io_clone(&err))))
-                    .collect();
-            }
+            Err(e) => return variants.iter().map(|_| Err(e.clone())).collect(),
         };
         let kill_on_drop = self.kill_on_drop;
         let pool = self.spawner();
@@ -295,12 +289,5 @@ impl<T: Deliverable> Drop for Pending<T> {
                 value.abandon(self.kill_on_drop);
             }
         }
-    }
-}
-
-fn io_clone(err: &std::io::Error) -> std::io::Error {
-    match err.raw_os_error() {
-        Some(errno) => std::io::Error::from_raw_os_error(errno),
-        None => std::io::Error::new(err.kind(), err.to_string()),
     }
 }
