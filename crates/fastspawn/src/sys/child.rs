@@ -316,10 +316,20 @@ fn reset_handlers() -> Result<(), (u32, i32)> {
 }
 
 fn close_fds(p: &ChildPlan<'_>) -> Result<(), (u32, i32)> {
-    for &(first, last) in p.close {
+    for &(first, mut last) in p.close {
+        // After the unshare nothing at or above `above` is left but parked
+        // temporaries, which are close-on-exec: don't close an empty range.
+        if let Some(above) = p.unshare_below {
+            if first >= above {
+                continue;
+            }
+            if last >= above {
+                last = above - 1;
+            }
+        }
         if p.close_range {
-            // SAFETY: integers; closing fds of this (child) process only:
-            // the fd table was copied at clone time (no CLONE_FILES).
+            // SAFETY: integers; closing fds of this child only: its fd
+            // table is private (copied at clone time, or unshared above).
             let ret = unsafe { sys!(libc::SYS_close_range, first, last, 0) };
             if ret == 0 {
                 continue;
