@@ -91,6 +91,16 @@ impl Pool {
         self.threads.len()
     }
 
+    /// Starts `command` on one of the pool's threads and hands the result
+    /// to `then`, on that thread. The caller does no spawning work and
+    /// does not wait: this is the building block for event loops that are
+    /// not tokio (the Node.js addon uses it). `then` must be quick (it
+    /// holds up the pool's next spawn); if it drops the [`Child`], the
+    /// child is not killed, as with `std`.
+    pub fn spawn(&self, mut command: Command, then: impl FnOnce(Result<Child>) + Send + 'static) {
+        self.execute(move || then(command.spawn()));
+    }
+
     /// Runs `job` on one of the pool's threads.
     pub(crate) fn execute(&self, job: impl FnOnce() + Send + 'static) {
         let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -231,6 +241,28 @@ impl Drop for Pool {
 mod tests {
     use super::*;
     use std::sync::mpsc;
+
+    #[test]
+    fn spawn_hands_the_child_to_the_callback_on_a_pool_thread() {
+        let pool = Pool::new(1).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut command = Command::new("/bin/sh");
+        command.args(["-c", "exit 7"]);
+        pool.spawn(command, move |result| {
+            let name = std::thread::current().name().map(str::to_owned);
+            tx.send((result.and_then(|mut c| c.wait()), name)).unwrap();
+        });
+        let (status, name) = rx.recv().unwrap();
+        assert_eq!(status.unwrap().code(), Some(7));
+        assert_eq!(name.as_deref(), Some("fastspawn-0"));
+
+        let (tx, rx) = mpsc::channel();
+        pool.spawn(Command::new("/nonexistent/fastspawn"), move |result| {
+            tx.send(result.err().map(|e| e.to_string())).unwrap();
+        });
+        let message = rx.recv().unwrap().expect("a missing program fails");
+        assert!(message.contains("/nonexistent/fastspawn"), "{message}");
+    }
 
     #[test]
     fn chunks_keep_order_and_cover_everything() {
