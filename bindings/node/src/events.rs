@@ -1,0 +1,89 @@
+//! The messages from the spawner and waiter threads to one JS thread.
+//!
+//! Every message is four `i32`s, `[kind, id, a, b]` (see [`Kind`]). They
+//! are appended to one queue per JS thread; the first message after the
+//! queue was drained wakes the JS thread through a threadsafe function, and
+//! the JS side receives every message queued by then as one `Int32Array`:
+//! one wakeup and one call into JS for a whole batch.
+
+use std::sync::{Arc, Mutex};
+
+use napi::bindgen_prelude::{Function, Int32Array};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+
+/// What a message says. `a` and `b` by kind:
+/// - `Spawned`: the pid, 0.
+/// - `Failed`: the errno (positive), 0.
+/// - `Exited`: the exit code or -1, the signal number or 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i32)]
+pub enum Kind {
+    Spawned = 1,
+    Failed = 2,
+    Exited = 3,
+}
+
+#[derive(Default)]
+struct Queue {
+    records: Vec<i32>,
+    /// A wakeup is on its way and has not drained the queue yet.
+    scheduled: bool,
+}
+
+type Tsfn = ThreadsafeFunction<(), (), Int32Array, napi::Status, false, true, 0>;
+
+/// The event channel to one JS thread.
+pub struct Events {
+    queue: Arc<Mutex<Queue>>,
+    tsfn: Tsfn,
+}
+
+impl Events {
+    /// A channel whose batches are handed to `callback` on the JS thread.
+    /// `on_drain` runs there with each batch before JS sees it.
+    pub fn new(
+        callback: Function<'_, Int32Array, ()>,
+        on_drain: fn(&[i32]),
+    ) -> napi::Result<Events> {
+        let queue: Arc<Mutex<Queue>> = Arc::default();
+        let drained = Arc::clone(&queue);
+        // Weak: it does not keep the event loop alive by itself; the JS
+        // side refs it while it has ref'd children (`set_ref`).
+        let tsfn = callback
+            .build_threadsafe_function::<()>()
+            .weak::<true>()
+            .callee_handled::<false>()
+            .build_callback(move |_| {
+                let records = {
+                    let mut queue = drained.lock().unwrap_or_else(|e| e.into_inner());
+                    queue.scheduled = false;
+                    std::mem::take(&mut queue.records)
+                };
+                on_drain(&records);
+                Ok(Int32Array::new(records))
+            })?;
+        Ok(Events { queue, tsfn })
+    }
+
+    /// Queues one message and wakes the JS thread if it is not already
+    /// about to drain the queue.
+    pub fn post(&self, kind: Kind, id: u32, a: i32, b: i32) {
+        let wake = {
+            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            queue
+                .records
+                .extend_from_slice(&[kind as i32, id as i32, a, b]);
+            !std::mem::replace(&mut queue.scheduled, true)
+        };
+        if wake {
+            // Fails only while the environment shuts down: nobody is left
+            // to tell.
+            let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
+        }
+    }
+
+    /// Whether the channel keeps the event loop alive (call on the JS thread).
+    pub fn set_ref(&self, env: &napi::Env, keep_alive: bool) -> napi::Result<()> {
+        crate::sys::set_ref(env.raw(), self.tsfn.raw(), keep_alive)
+    }
+}

@@ -1,0 +1,117 @@
+//! The Node-API addon behind the `fastspawn` npm package.
+//!
+//! The JS thread only converts a request, creates the pipes (socketpairs)
+//! and queues the spawn on fastspawn's global spawner pool; it never runs a
+//! clone or an exec and never waits for the pool. A spawner thread settles
+//! the request, a waiter thread reaps exited children through their
+//! pidfds, and both report through one queue per JS thread that is handed
+//! to JS in batches (`events.rs`).
+//!
+//! Exports (the JS side in `lib/native.js` is the only caller):
+//!
+//! - `init(onEvents)`: once per JS thread; `onEvents(Int32Array)` gets
+//!   batches of `[kind, id, a, b]` records.
+//! - `spawn(strings, io)`: see `request.rs`; returns the child's id, or
+//!   `-errno` when the request could not even be queued (EMFILE, EBADF).
+//! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
+//!   `-errno`.
+//! - `kill(id, signal)`: 0 or `-errno`.
+//! - `setRef(bool)`: whether pending events keep the event loop alive.
+//! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
+
+#![deny(unsafe_code)]
+
+mod events;
+mod registry;
+mod request;
+#[allow(unsafe_code)]
+mod sys;
+mod waiter;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use napi::bindgen_prelude::{Function, Int32Array};
+use napi::{Env, Error, Result};
+use napi_derive::napi;
+
+use events::Events;
+
+/// The request's numbers: a JS `Int32Array` read and written in place
+/// (an alias, so that the macro converts it with `FromNapiValue`, which
+/// borrows the array's memory, and not as a reference to a wrapped object).
+type IoArray<'a> = &'a mut [i32];
+
+thread_local! {
+    /// The event channel of the JS thread this is (one per Node-API
+    /// environment: the main thread and each worker).
+    static EVENTS: RefCell<Option<Arc<Events>>> = const { RefCell::new(None) };
+}
+
+fn events() -> Result<Arc<Events>> {
+    EVENTS
+        .with(|e| e.borrow().clone())
+        .ok_or_else(|| Error::from_reason("fastspawn: init() was not called on this thread"))
+}
+
+/// Sets the function that receives the event batches of this JS thread.
+#[napi]
+pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
+    let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
+    EVENTS.with(|e| *e.borrow_mut() = Some(events));
+    Ok(())
+}
+
+/// Queues a spawn; returns the child's id, or `-errno`.
+#[napi]
+pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
+    let events = events()?;
+    let command = match request::build(&strings, io) {
+        Ok(command) => command,
+        Err(err) => match err.raw_os_error() {
+            Some(errno) => return Ok(-i64::from(errno)),
+            None => return Err(Error::from_reason(err.to_string())),
+        },
+    };
+    let id = registry::add(events);
+    fastspawn::Pool::global().spawn(command, move |result| registry::settle(id, result));
+    Ok(i64::from(id))
+}
+
+/// Blocks until the spawn of `id` is settled: its pid, `-errno`, or 0 for
+/// an unknown id.
+#[napi]
+pub fn wait_spawn(id: u32) -> i32 {
+    registry::wait_settled(id)
+}
+
+/// Sends `signal` to child `id`: 0 or `-errno`.
+#[napi]
+pub fn kill(id: u32, signal: i32) -> i32 {
+    registry::kill(id, signal)
+}
+
+/// Whether this JS thread's pending events keep its event loop alive.
+#[napi]
+pub fn set_ref(env: Env, keep_alive: bool) -> Result<()> {
+    events()?.set_ref(&env, keep_alive)
+}
+
+/// Records, from now on, which thread and engine start each child.
+#[napi]
+pub fn debug(on: bool) {
+    registry::DEBUG.store(on, Ordering::Relaxed);
+}
+
+/// `[thread name, engine]` of child `id`, when recorded by `debug(true)`.
+#[napi]
+pub fn debug_info(id: u32) -> Option<Vec<String>> {
+    registry::debug_info(id).map(|(thread, engine)| vec![thread, engine])
+}
+
+/// How many children the native side still tracks.
+#[napi]
+pub fn live_children() -> u32 {
+    registry::len() as u32
+}

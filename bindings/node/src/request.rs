@@ -1,0 +1,150 @@
+//! A spawn request as the JS side encodes it, turned into a
+//! `fastspawn::Command` on the JS thread.
+//!
+//! Strings: one string, fields separated by NUL (JS has rejected NUL bytes
+//! in every field): `file`, `cwd` (empty when unset), then `argc` argv
+//! entries (argv\[0\] first), then `envc` `KEY=VALUE` pairs.
+//!
+//! Numbers (`io`, an `Int32Array` the JS side reuses):
+//!
+//! | index | meaning |
+//! | --- | --- |
+//! | 0 | argc |
+//! | 1 | envc, or -1 to inherit the process's environment |
+//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set |
+//! | 3, 4 | uid, gid |
+//! | 5 | nfds: how many child fds follow |
+//! | 6 + 2i, 7 + 2i | child fd i: kind ([`PIPE`], [`IGNORE`], [`INHERIT`], [`FD`]) and its argument |
+//!
+//! For a `PIPE` the native side creates a socketpair and writes the
+//! parent's end into the argument slot; the child's end goes into the
+//! command, which closes it after the spawn attempt, whatever its outcome.
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+
+use fastspawn::{Command, Stdio};
+use rustix::net::{AddressFamily, SocketFlags, SocketType};
+
+pub const PIPE: i32 = 0;
+pub const IGNORE: i32 = 1;
+pub const INHERIT: i32 = 2;
+pub const FD: i32 = 3;
+
+const FLAG_CWD: i32 = 1;
+const FLAG_DETACHED: i32 = 2;
+const FLAG_UID: i32 = 4;
+const FLAG_GID: i32 = 8;
+const HEADER: usize = 6;
+
+fn invalid(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("fastspawn: bad request: {what}"),
+    )
+}
+
+/// The command for a request, and the parents' ends of its pipes (in the
+/// order of the child fds), which are written into `io` once nothing can
+/// fail any more.
+pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
+    if io.len() < HEADER {
+        return Err(invalid("io too short"));
+    }
+    let argc = usize::try_from(io[0]).map_err(|_| invalid("argc"))?;
+    let envc = io[1];
+    let flags = io[2];
+    let nfds = usize::try_from(io[5]).map_err(|_| invalid("nfds"))?;
+    if argc == 0 || io.len() < HEADER + 2 * nfds {
+        return Err(invalid("counts"));
+    }
+    let mut fields = strings.split('\0');
+    let mut next = || fields.next().ok_or_else(|| invalid("too few strings"));
+    let file = next()?;
+    let cwd = next()?;
+    let mut command = Command::new(file);
+    command.arg0(next()?);
+    for _ in 1..argc {
+        command.arg(next()?);
+    }
+    if envc >= 0 {
+        command.env_clear();
+        for _ in 0..envc {
+            let pair = next()?.as_bytes();
+            // Like execve, the child gets the pair as given; a pair without
+            // '=' cannot be expressed as a variable and is dropped.
+            if let Some(eq) = pair.iter().position(|&b| b == b'=') {
+                command.env(
+                    OsStr::from_bytes(&pair[..eq]),
+                    OsStr::from_bytes(&pair[eq + 1..]),
+                );
+            }
+        }
+    }
+    if flags & FLAG_CWD != 0 {
+        command.current_dir(cwd);
+    }
+    if flags & FLAG_DETACHED != 0 {
+        command.setsid(true);
+    }
+    if flags & FLAG_UID != 0 {
+        command.uid(io[3] as u32);
+    }
+    if flags & FLAG_GID != 0 {
+        command.gid(io[4] as u32);
+    }
+
+    // Set up every child fd first, keeping the parents' ends owned here, so
+    // that a failure half-way (EMFILE, EBADF) closes everything it made.
+    let mut parents: Vec<(usize, OwnedFd)> = Vec::new();
+    for i in 0..nfds {
+        let kind = io[HEADER + 2 * i];
+        let arg = io[HEADER + 2 * i + 1];
+        let child_fd = i as RawFd;
+        let given: Option<OwnedFd> = match kind {
+            PIPE => {
+                let (parent, child) = rustix::net::socketpair(
+                    AddressFamily::UNIX,
+                    SocketType::STREAM,
+                    SocketFlags::CLOEXEC,
+                    None,
+                )?;
+                parents.push((HEADER + 2 * i + 1, parent));
+                Some(child)
+            }
+            IGNORE if i < 3 => {
+                set_stdio(&mut command, i, Stdio::null());
+                None
+            }
+            IGNORE => None,
+            INHERIT if i < 3 => {
+                set_stdio(&mut command, i, Stdio::inherit());
+                None
+            }
+            INHERIT => Some(crate::sys::dup_cloexec(child_fd)?),
+            FD => Some(crate::sys::dup_cloexec(arg)?),
+            _ => return Err(invalid("fd kind")),
+        };
+        if let Some(fd) = given {
+            if i < 3 {
+                set_stdio(&mut command, i, Stdio::from(fd));
+            } else {
+                command.fd(child_fd, fd);
+            }
+        }
+    }
+    for (slot, parent) in parents {
+        io[slot] = parent.into_raw_fd();
+    }
+    Ok(command)
+}
+
+fn set_stdio(command: &mut Command, i: usize, stdio: Stdio) {
+    match i {
+        0 => command.stdin(stdio),
+        1 => command.stdout(stdio),
+        _ => command.stderr(stdio),
+    };
+}

@@ -1,0 +1,91 @@
+//! The waiter thread: one epoll set over the pidfds of every running
+//! child. A pidfd becomes readable when its child exits; the thread then
+//! reaps the child (`waitid(P_PIDFD)` through `Child::try_wait`) and posts
+//! the exit to the child's JS thread.
+//!
+//! A child without a pidfd (kernels before 5.3) is polled every 20 ms.
+
+use std::os::fd::{BorrowedFd, OwnedFd};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use rustix::event::epoll;
+
+struct Waiter {
+    epoll: OwnedFd,
+    /// Children without a pidfd, polled.
+    polled: Mutex<Vec<u32>>,
+}
+
+const POLL: Duration = Duration::from_millis(20);
+
+fn waiter() -> &'static Waiter {
+    static WAITER: OnceLock<Waiter> = OnceLock::new();
+    WAITER.get_or_init(|| {
+        let epoll = epoll::create(epoll::CreateFlags::CLOEXEC)
+            .expect("fastspawn: cannot create the waiter's epoll set");
+        std::thread::Builder::new()
+            .name("fastspawn-waiter".into())
+            .stack_size(128 * 1024)
+            .spawn(run)
+            .expect("fastspawn: cannot start the waiter thread");
+        Waiter {
+            epoll,
+            polled: Mutex::new(Vec::new()),
+        }
+    })
+}
+
+/// Starts watching child `id` (through `pidfd` when it has one).
+pub fn watch(id: u32, pidfd: Option<BorrowedFd<'_>>) {
+    let w = waiter();
+    let added = pidfd.is_some_and(|fd| {
+        epoll::add(
+            &w.epoll,
+            fd,
+            epoll::EventData::new_u64(u64::from(id)),
+            epoll::EventFlags::IN,
+        )
+        .is_ok()
+    });
+    if !added {
+        w.polled.lock().unwrap_or_else(|e| e.into_inner()).push(id);
+    }
+}
+
+fn run() {
+    let w = waiter();
+    let mut events: Vec<epoll::Event> = Vec::with_capacity(256);
+    let poll = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: POLL.as_nanos() as i64,
+    };
+    loop {
+        let polling = !w
+            .polled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty();
+        events.clear();
+        let timeout = polling.then_some(&poll);
+        match epoll::wait(
+            &w.epoll,
+            rustix::buffer::spare_capacity(&mut events),
+            timeout,
+        ) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(err) => panic!("fastspawn: the waiter's epoll_wait failed: {err}"),
+        }
+        for event in &events {
+            crate::registry::reap(event.data.u64() as u32);
+        }
+        if polling {
+            let mut ids = std::mem::take(&mut *w.polled.lock().unwrap_or_else(|e| e.into_inner()));
+            ids.retain(|&id| !crate::registry::reap(id));
+            w.polled
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(ids);
+        }
+    }
+}
