@@ -12,18 +12,23 @@
  *                           the child calls _exit(0) at once (no exec, CHILD
  *                           ignored): the process-creation cost alone
  *
+ * --pool-threads K (c-clone, spawn mode): K threads, each with its own clone
+ * stack, start the N children together (thread i takes every K-th share):
+ * the kernel's own scaling of concurrent spawns, the ceiling for a pool.
+ *
  * Everything a spawn needs (argv, envp, fd sources, file actions, clone
  * stack) is built once before the clock starts. Wall time comes from
  * clock_gettime(CLOCK_MONOTONIC), CPU from getrusage(RUSAGE_SELF). An exec
  * failure in a forked child shows up as exit status 127 and is reported as
  * an error, as is any non-zero child status.
  *
- * Build: gcc -O2 -Wall -Wextra -Werror -o c-peer peer.c
+ * Build: gcc -O2 -Wall -Wextra -Werror -pthread -o c-peer peer.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -100,6 +105,12 @@ static long parse_num(const char *opt, const char *s, long min)
 	return v;
 }
 
+static int err_or_zero(int err)
+{
+	errno = err;
+	return err;
+}
+
 static long long now_ns(void)
 {
 	struct timespec ts;
@@ -133,6 +144,44 @@ static int clone_exit_fn(void *arg)
 {
 	(void)arg;
 	_exit(0);
+}
+
+static char *map_stack(void)
+{
+	char *stack = mmap(NULL, CLONE_STACK_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+	if (stack == MAP_FAILED)
+		die("mmap", errno);
+	return stack + CLONE_STACK_SIZE; /* stacks grow down */
+}
+
+/* --pool-threads: one thread's share of a c-clone spawn-mode round. */
+struct share {
+	pthread_t thread;
+	char *stack_top;
+	pid_t *pids;
+	long count;
+	int err;
+};
+
+static pthread_barrier_t start_line;
+
+static void *spawn_share(void *arg)
+{
+	struct share *sh = arg;
+
+	pthread_barrier_wait(&start_line);
+	for (long i = 0; i < sh->count; i++) {
+		sh->pids[i] = clone(clone_exec_fn, sh->stack_top,
+				    CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+		if (sh->pids[i] < 0) {
+			sh->err = errno;
+			sh->count = i;
+			break;
+		}
+	}
+	return NULL;
 }
 
 static pid_t spawn_one(enum runner r)
@@ -240,14 +289,8 @@ static void prepare(enum runner r, int set_env)
 		close(p[1]);
 	}
 
-	if (r == R_CLONE || r == R_CLONE_EXIT) {
-		char *stack = mmap(NULL, CLONE_STACK_SIZE, PROT_READ | PROT_WRITE,
-				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-
-		if (stack == MAP_FAILED)
-			die("mmap", errno);
-		clone_stack_top = stack + CLONE_STACK_SIZE; /* stacks grow down */
-	}
+	if (r == R_CLONE || r == R_CLONE_EXIT)
+		clone_stack_top = map_stack();
 
 	if (r == R_POSIX_SPAWN || r == R_POSIX_SPAWN_USEVFORK) {
 		if ((err = posix_spawnattr_init(&spawn_attr)))
@@ -279,10 +322,11 @@ int main(int argc, char **argv)
 		{ "extra-fds", required_argument, NULL, 'f' },
 		{ "samples", no_argument, NULL, 's' },
 		{ "async-mode", required_argument, NULL, 'a' },
+		{ "pool-threads", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *mode = NULL, *async_mode = NULL;
-	long n = -1, warmup = 20, rss_mib = 0;
+	long n = -1, warmup = 20, rss_mib = 0, threads = 0;
 	int set_env = 0, want_samples = 0, spawn_mode, r = -1, c;
 
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
@@ -304,6 +348,7 @@ int main(int argc, char **argv)
 		case 'f': n_extra = (int)parse_num("extra-fds", optarg, 0); break;
 		case 's': want_samples = 1; break;
 		case 'a': async_mode = optarg; break;
+		case 'p': threads = parse_num("pool-threads", optarg, 1); break;
 		default: usage(NULL);
 		}
 	}
@@ -316,6 +361,8 @@ int main(int argc, char **argv)
 	if (n_extra > 1000)
 		usage("--extra-fds must be at most 1000");
 	spawn_mode = strcmp(mode, "spawn") == 0;
+	if (threads && (r != R_CLONE || !spawn_mode || want_samples || threads > 64))
+		usage("--pool-threads (1..64) applies to c-clone in spawn mode, without --samples");
 	runner_name = runner_names[r];
 	child_argv = argv + optind;
 	if (r < R_FORK_EXIT && !child_argv[0])
@@ -343,10 +390,32 @@ int main(int argc, char **argv)
 	if ((spawn_mode && !pids) || (want_samples && !samples))
 		die("malloc", errno);
 
+	struct share shares[64];
+	for (long k = 0; k < threads; k++) {
+		shares[k] = (struct share){
+			.stack_top = map_stack(),
+			.pids = pids + n / threads * k + (k < n % threads ? k : n % threads),
+			.count = n / threads + (k < n % threads),
+		};
+	}
+	if (threads && (err_or_zero(pthread_barrier_init(&start_line, NULL, threads + 1))))
+		die("pthread_barrier_init", errno);
+	for (long k = 0; k < threads; k++) {
+		int err = pthread_create(&shares[k].thread, NULL, spawn_share, &shares[k]);
+
+		if (err)
+			die("pthread_create", err);
+	}
+
 	struct rusage ru0, ru1;
 	getrusage(RUSAGE_SELF, &ru0);
 	long long t0 = now_ns(), t = t0;
-	for (long i = 0; i < n; i++) {
+	if (threads) {
+		pthread_barrier_wait(&start_line);
+		for (long k = 0; k < threads; k++)
+			pthread_join(shares[k].thread, NULL);
+	}
+	for (long i = 0; !threads && i < n; i++) {
 		pid_t pid = spawn_one(r);
 
 		if (spawn_mode)
@@ -363,8 +432,20 @@ int main(int argc, char **argv)
 	long long total = now_ns() - t0;
 	getrusage(RUSAGE_SELF, &ru1);
 
-	for (long i = 0; spawn_mode && i < n; i++)
-		reap(pids[i]);
+	if (threads) {
+		int err = 0;
+
+		for (long k = 0; k < threads; k++) {
+			for (long i = 0; i < shares[k].count; i++)
+				reap(shares[k].pids[i]);
+			err = err ? err : shares[k].err;
+		}
+		if (err)
+			die("clone", err);
+	} else {
+		for (long i = 0; spawn_mode && i < n; i++)
+			reap(pids[i]);
+	}
 
 	printf("{\"runner\":\"%s\",\"mode\":\"%s\",\"n\":%ld,\"total_ns\":%lld,"
 	       "\"cpu_user_ns\":%lld,\"cpu_sys_ns\":%lld",

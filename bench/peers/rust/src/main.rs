@@ -170,6 +170,16 @@ struct Report {
     stall_p99_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stall_max_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stall_max_unpreempted_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stall_preempted: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_poll_p99_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_poll_max_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_poll_max_unpreempted_ns: Option<u64>,
 }
 
 /// What a measured loop produced.
@@ -177,8 +187,8 @@ struct Measured {
     total_ns: u128,
     cpu: (i64, i64),
     samples: Option<Vec<u64>>,
-    /// With `--measure-stall`: (p99, max) gap of the runtime's loop, ns.
-    stall: Option<(u64, u64)>,
+    /// With `--measure-stall`: the gaps of the runtime's loop.
+    stall: Option<Stall>,
 }
 
 /// Everything a spawn needs, prepared before the clock starts.
@@ -426,7 +436,7 @@ async fn tokio_task(
     let mut out = TaskOut::default();
     let mut t = Instant::now();
     for _ in 0..count {
-        let child = spawn_tokio(&ctx, blocking).await;
+        let child = timed(spawn_tokio(&ctx, blocking)).await;
         maybe_yield().await;
         let child = match child {
             Ok(child) => child,
@@ -661,7 +671,7 @@ fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
                         let mut cmd = fastspawn::tokio::Command::from(cmd);
                         let mut children = Vec::new();
                         for _ in 0..count {
-                            let mut child = cmd.spawn().await.map_err(|e| e.to_string())?;
+                            let mut child = timed(cmd.spawn()).await.map_err(|e| e.to_string())?;
                             maybe_yield().await;
                             if wait {
                                 let status = child.wait().await.map_err(|e| e.to_string())?;
@@ -735,41 +745,156 @@ async fn maybe_yield() {
     }
 }
 
+/// Per spawn, the longest single poll of its spawn future, and whether the
+/// thread was preempted during that poll: the time the spawn itself kept
+/// the runtime's thread busy, told apart from the scheduler taking the CPU.
+/// Recorded only with `--measure-stall`, for the measured spawns.
+static SPAWN_POLLS: std::sync::Mutex<Vec<(u64, bool)>> = std::sync::Mutex::new(Vec::new());
+static RECORD_POLLS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs `fut`, timing each of its polls when `--measure-stall` recording is on.
+async fn timed<F: std::future::Future>(fut: F) -> F::Output {
+    if !RECORD_POLLS.load(std::sync::atomic::Ordering::Relaxed) {
+        return fut.await;
+    }
+    let mut fut = std::pin::pin!(fut);
+    let mut longest = (0u64, false);
+    let out = std::future::poll_fn(|cx| {
+        let before = involuntary_switches();
+        let t0 = Instant::now();
+        let poll = fut.as_mut().poll(cx);
+        let took = t0.elapsed().as_nanos() as u64;
+        if took > longest.0 {
+            longest = (took, involuntary_switches() != before);
+        }
+        poll
+    })
+    .await;
+    SPAWN_POLLS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(longest);
+    out
+}
+
+/// The per-spawn longest polls recorded so far: (p99, max, max unpreempted).
+fn spawn_polls() -> (u64, u64, u64) {
+    let polls = std::mem::take(&mut *SPAWN_POLLS.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut all: Vec<u64> = polls.iter().map(|p| p.0).collect();
+    all.sort_unstable();
+    let p99 = all
+        .get(all.len().saturating_sub(1) * 99 / 100)
+        .copied()
+        .unwrap_or(0);
+    let max_unpreempted = polls
+        .iter()
+        .filter(|p| !p.1)
+        .map(|p| p.0)
+        .max()
+        .unwrap_or(0);
+    (p99, all.last().copied().unwrap_or(0), max_unpreempted)
+}
+
 /// Measures how long the runtime's loop goes without polling a task: a task
-/// that yields in a loop records the time between its polls.
+/// that yields in a loop records the time between its polls. Each gap is
+/// also tagged with whether the kernel preempted the runtime thread during
+/// it (its involuntary context-switch count moved): on 2 cores the children
+/// and the spawner threads compete with the runtime thread, and a gap that
+/// contains a preemption measures the scheduler, not the spawn.
 struct Ticker {
     stop: Arc<std::sync::atomic::AtomicBool>,
-    handle: tokio::task::JoinHandle<Vec<u64>>,
+    handle: tokio::task::JoinHandle<(Vec<(u64, bool)>, u64)>,
+}
+
+/// Gaps the ticker records one by one (16 MiB).
+const TICKER_CAPACITY: usize = 1 << 20;
+
+/// What the ticker saw, in ns.
+#[derive(Clone, Copy)]
+struct Stall {
+    p99: u64,
+    max: u64,
+    /// The longest gap with no preemption of the runtime thread in it.
+    max_unpreempted: u64,
+    /// How many gaps contained a preemption.
+    preempted: u64,
+    /// Per spawn, the longest poll of its spawn future: p99, max, and max
+    /// over the polls the thread was not preempted in.
+    spawn_poll: (u64, u64, u64),
+}
+
+/// The calling thread's involuntary context switches so far.
+fn involuntary_switches() -> i64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a whole rusage into the buffer we own; on
+    // failure the zeroed buffer is read, giving 0.
+    unsafe {
+        libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr());
+        usage.assume_init().ru_nivcsw
+    }
 }
 
 impl Ticker {
     fn start() -> Ticker {
+        SPAWN_POLLS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .reserve(1 << 20);
+        RECORD_POLLS.store(true, std::sync::atomic::Ordering::Relaxed);
         let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = Arc::clone(&stop);
+        // The record is allocated and written once before the clock: a
+        // page fault (a 2 MiB zeroing with transparent huge pages) or a
+        // reallocation inside the ticker would show up as a stall. Gaps
+        // past its capacity still count for max and preemptions.
+        let mut gaps: Vec<(u64, bool)> = vec![(1, true); TICKER_CAPACITY];
+        gaps.clear();
         let handle = tokio::spawn(async move {
-            let mut gaps = Vec::with_capacity(1 << 20);
+            let mut overflow = (0u64, 0u64, 0u64);
+            let mut switches = involuntary_switches();
             let mut last = Instant::now();
             while !flag.load(std::sync::atomic::Ordering::Relaxed) {
                 tokio::task::yield_now().await;
                 let now = Instant::now();
-                gaps.push((now - last).as_nanos() as u64);
-                last = now;
+                let after = involuntary_switches();
+                let gap = ((now - last).as_nanos() as u64, after != switches);
+                if gaps.len() < gaps.capacity() {
+                    gaps.push(gap);
+                } else if gap.1 {
+                    overflow.0 = overflow.0.max(gap.0);
+                    overflow.2 += 1;
+                } else {
+                    overflow.1 = overflow.1.max(gap.0);
+                }
+                switches = after;
+                // The clock restarts after the ticker's own bookkeeping.
+                last = Instant::now();
             }
-            gaps
+            // Gaps that did not fit are kept as their extremes only.
+            gaps.push((overflow.0, true));
+            gaps.push((overflow.1, false));
+            (gaps, overflow.2.saturating_sub(1))
         });
         Ticker { stop, handle }
     }
 
-    /// (p99, max) of the gaps between the ticker's polls, in ns.
-    async fn finish(self) -> (u64, u64) {
+    async fn finish(self) -> Stall {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        let mut gaps = self.handle.await.unwrap_or_default();
-        gaps.sort_unstable();
-        let p99 = gaps
-            .get(gaps.len().saturating_sub(1) * 99 / 100)
+        RECORD_POLLS.store(false, std::sync::atomic::Ordering::Relaxed);
+        let (gaps, preempted_overflow) = self.handle.await.unwrap_or_default();
+        let mut all: Vec<u64> = gaps.iter().map(|g| g.0).collect();
+        all.sort_unstable();
+        let p99 = all
+            .get(all.len().saturating_sub(1) * 99 / 100)
             .copied()
             .unwrap_or(0);
-        (p99, gaps.last().copied().unwrap_or(0))
+        Stall {
+            p99,
+            max: all.last().copied().unwrap_or(0),
+            max_unpreempted: gaps.iter().filter(|g| !g.1).map(|g| g.0).max().unwrap_or(0),
+            preempted: gaps.iter().filter(|g| g.1).count() as u64 + preempted_overflow,
+            spawn_poll: spawn_polls(),
+        }
     }
 }
 
@@ -872,8 +997,13 @@ fn main() {
         cpu_user_ns: measured.cpu.0,
         cpu_sys_ns: measured.cpu.1,
         samples_ns: measured.samples,
-        stall_p99_ns: measured.stall.map(|s| s.0),
-        stall_max_ns: measured.stall.map(|s| s.1),
+        stall_p99_ns: measured.stall.map(|s| s.p99),
+        stall_max_ns: measured.stall.map(|s| s.max),
+        stall_max_unpreempted_ns: measured.stall.map(|s| s.max_unpreempted),
+        stall_preempted: measured.stall.map(|s| s.preempted),
+        spawn_poll_p99_ns: measured.stall.map(|s| s.spawn_poll.0),
+        spawn_poll_max_ns: measured.stall.map(|s| s.spawn_poll.1),
+        spawn_poll_max_unpreempted_ns: measured.stall.map(|s| s.spawn_poll.2),
     };
     let line = serde_json::to_string(&report).unwrap_or_else(|e| fail(runner, "json", e));
     println!("{line}");

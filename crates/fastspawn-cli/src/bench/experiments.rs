@@ -89,7 +89,7 @@ pub fn about(name: &str) -> &'static str {
             "Spawn+wait throughput of the same child from every runtime, as a ratio to the raw C clone(CLONE_VM|CLONE_VFORK) loop."
         }
         "parallel" => {
-            "Spawn throughput of one fastspawn Pool with 1, 2 and 4 spawner threads starting a batch with Pool::spawn_many."
+            "Spawn throughput of one fastspawn Pool with 1, 2 and 4 spawner threads starting a batch with Pool::spawn_many, next to the same number of C threads each running a raw clone(CLONE_VM|CLONE_VFORK) loop: the kernel's own scaling on this machine."
         }
         _ => "",
     }
@@ -482,15 +482,17 @@ fn asynchronous(opts: &Options, noop: &[String]) -> Experiment {
 fn parallel(opts: &Options, noop: &[String]) -> Experiment {
     let cells = [1usize, 2, 4]
         .iter()
-        .map(|&threads| {
-            let mut run = PeerRun::new("fastspawn-pool", "spawn", 10_000, noop.to_vec());
-            run.pool_threads = Some(threads);
-            Cell {
-                runner: "fastspawn-pool".to_string(),
-                params: params(&[("threads", threads.to_string())]),
-                run,
-                budget_s: budget(opts, 1.0),
-            }
+        .flat_map(|&threads| {
+            ["fastspawn-pool", "c-clone"].map(|runner| {
+                let mut run = PeerRun::new(runner, "spawn", 10_000, noop.to_vec());
+                run.pool_threads = Some(threads);
+                Cell {
+                    runner: runner.to_string(),
+                    params: params(&[("threads", threads.to_string())]),
+                    run,
+                    budget_s: budget(opts, 1.0),
+                }
+            })
         })
         .collect();
     let notes = vec![format!(

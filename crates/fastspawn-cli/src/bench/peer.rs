@@ -118,6 +118,16 @@ struct Line {
     stall_p99_ns: Option<u64>,
     #[serde(default)]
     stall_max_ns: Option<u64>,
+    #[serde(default)]
+    stall_max_unpreempted_ns: Option<u64>,
+    #[serde(default)]
+    stall_preempted: Option<u64>,
+    #[serde(default)]
+    spawn_poll_p99_ns: Option<u64>,
+    #[serde(default)]
+    spawn_poll_max_ns: Option<u64>,
+    #[serde(default)]
+    spawn_poll_max_unpreempted_ns: Option<u64>,
 }
 
 /// The built peers.
@@ -212,6 +222,11 @@ fn run_peer(program: &Path, run: &PeerRun) -> Result<Repetition> {
         samples_ns: line.samples_ns,
         stall_p99_ns: line.stall_p99_ns,
         stall_max_ns: line.stall_max_ns,
+        stall_max_unpreempted_ns: line.stall_max_unpreempted_ns,
+        stall_preempted: line.stall_preempted,
+        spawn_poll_p99_ns: line.spawn_poll_p99_ns,
+        spawn_poll_max_ns: line.spawn_poll_max_ns,
+        spawn_poll_max_unpreempted_ns: line.spawn_poll_max_unpreempted_ns,
     })
 }
 

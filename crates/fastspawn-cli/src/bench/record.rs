@@ -19,6 +19,21 @@ pub struct Repetition {
     pub stall_p99_ns: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_max_ns: Option<u64>,
+    /// The longest ticker gap in which the runtime thread was not preempted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_max_unpreempted_ns: Option<u64>,
+    /// How many ticker gaps contained a preemption of the runtime thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_preempted: Option<u64>,
+    /// Per spawn, the longest single poll of its spawn future (the time the
+    /// spawn kept the runtime's thread): p99, max, and max over the polls
+    /// the thread was not preempted in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn_poll_p99_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn_poll_max_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn_poll_max_unpreempted_ns: Option<u64>,
 }
 
 impl Repetition {

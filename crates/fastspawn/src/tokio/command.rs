@@ -163,22 +163,26 @@ impl Command {
     }
 
     async fn spawn_for(&mut self, purpose: Purpose) -> Result<Child> {
-        let (tx, rx) = oneshot::channel::<Result<crate::Child>>();
+        // Cancel safety: a child that arrives after this future was
+        // dropped is dropped with the channel, and the async `Child`'s own
+        // `Drop` kills it (with `kill_on_drop`) and hands it to the reaper.
+        let (tx, rx) = oneshot::channel::<Result<Child>>();
         let inner = Arc::clone(&self.inner);
         let kill_on_drop = self.kill_on_drop;
-        let mut pending = Pending::new(rx, kill_on_drop);
+        // The spawner thread also registers the child's pidfd and pipes
+        // with this runtime's reactor, so the caller's loop only receives
+        // a finished `Child`.
+        let runtime = ::tokio::runtime::Handle::current();
         self.spawner().execute(move || {
             let result = inner
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .spawn_with(purpose);
-            // The future is gone: nobody will wait for this child.
-            if let Err(result) = tx.send(result) {
-                result.abandon(kill_on_drop);
-            }
+            let _entered = runtime.enter();
+            let result = result.and_then(|child| Child::new(child, kill_on_drop));
+            let _ = tx.send(result);
         });
-        let child = pending.recv().await.ok_or_else(|| self.pool_gone())??;
-        Child::new(child, kill_on_drop)
+        rx.await.map_err(|_| self.pool_gone())?
     }
 
     /// Starts one child per variant (the command plus the variant's
@@ -195,30 +199,31 @@ impl Command {
             Err(e) => return variants.iter().map(|_| Err(e.clone())).collect(),
         };
         let kill_on_drop = self.kill_on_drop;
+        let runtime = ::tokio::runtime::Handle::current();
         let pool = self.spawner();
         let mut receivers: Vec<_> = crate::pool::chunks(variants, pool.threads())
             .into_iter()
             .map(|chunk| {
-                let (tx, rx) = oneshot::channel::<Vec<Result<crate::Child>>>();
+                let (tx, rx) = oneshot::channel::<Vec<Result<Child>>>();
                 let base = Arc::clone(&base);
+                let runtime = runtime.clone();
                 pool.execute(move || {
                     let results = crate::pool::spawn_variants(&base, chunk);
-                    if let Err(results) = tx.send(results) {
-                        results.abandon(kill_on_drop);
-                    }
+                    let _entered = runtime.enter();
+                    let results: Vec<_> = results
+                        .into_iter()
+                        .map(|r| r.and_then(|c| Child::new(c, kill_on_drop)))
+                        .collect();
+                    let _ = tx.send(results);
                 });
-                Pending::new(rx, kill_on_drop)
+                rx
             })
             .collect();
         let mut out = Vec::new();
-        for pending in &mut receivers {
-            match pending.recv().await {
-                Some(results) => out.extend(
-                    results
-                        .into_iter()
-                        .map(|r| r.and_then(|c| Child::new(c, kill_on_drop))),
-                ),
-                None => out.push(Err(self.pool_gone())),
+        for rx in &mut receivers {
+            match rx.await {
+                Ok(results) => out.extend(results),
+                Err(_) => out.push(Err(self.pool_gone())),
             }
         }
         out
@@ -231,63 +236,5 @@ impl Command {
             std::io::ErrorKind::Other,
             "the spawner pool stopped before answering",
         )
-    }
-}
-
-/// What a spawner thread delivers: children, alone or in a batch.
-trait Deliverable: Send + 'static {
-    /// Hands every child to the background reaper (killing it first if asked).
-    fn abandon(self, kill: bool);
-}
-
-impl Deliverable for Result<crate::Child> {
-    fn abandon(self, kill: bool) {
-        if let Ok(child) = self {
-            super::child::abandon(child, kill);
-        }
-    }
-}
-
-impl Deliverable for Vec<Result<crate::Child>> {
-    fn abandon(self, kill: bool) {
-        for result in self {
-            result.abandon(kill);
-        }
-    }
-}
-
-/// The receiving end of a spawn handed to the pool. Dropped before the
-/// answer was taken (the spawn future was cancelled), it closes the channel
-/// (so a later answer is abandoned by the sender) and abandons whatever
-/// already arrived: no child is ever lost in between.
-struct Pending<T: Deliverable> {
-    rx: Option<oneshot::Receiver<T>>,
-    kill_on_drop: bool,
-}
-
-impl<T: Deliverable> Pending<T> {
-    fn new(rx: oneshot::Receiver<T>, kill_on_drop: bool) -> Pending<T> {
-        Pending {
-            rx: Some(rx),
-            kill_on_drop,
-        }
-    }
-
-    /// The answer, or `None` if the pool dropped the job.
-    async fn recv(&mut self) -> Option<T> {
-        let value = self.rx.as_mut()?.await.ok();
-        self.rx = None;
-        value
-    }
-}
-
-impl<T: Deliverable> Drop for Pending<T> {
-    fn drop(&mut self) {
-        if let Some(mut rx) = self.rx.take() {
-            rx.close();
-            if let Ok(value) = rx.try_recv() {
-                value.abandon(self.kill_on_drop);
-            }
-        }
     }
 }
