@@ -175,11 +175,17 @@ struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     stall_preempted: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_poll_p50_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     spawn_poll_p99_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     spawn_poll_max_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_poll_p99_unpreempted_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     spawn_poll_max_unpreempted_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spawn_polls_preempted: Option<u64>,
 }
 
 /// What a measured loop produced.
@@ -777,22 +783,41 @@ async fn timed<F: std::future::Future>(fut: F) -> F::Output {
     out
 }
 
-/// The per-spawn longest polls recorded so far: (p99, max, max unpreempted).
-fn spawn_polls() -> (u64, u64, u64) {
+/// The per-spawn longest polls recorded so far, in ns.
+fn spawn_polls() -> SpawnPolls {
     let polls = std::mem::take(&mut *SPAWN_POLLS.lock().unwrap_or_else(|e| e.into_inner()));
-    let mut all: Vec<u64> = polls.iter().map(|p| p.0).collect();
-    all.sort_unstable();
-    let p99 = all
-        .get(all.len().saturating_sub(1) * 99 / 100)
-        .copied()
-        .unwrap_or(0);
-    let max_unpreempted = polls
-        .iter()
-        .filter(|p| !p.1)
-        .map(|p| p.0)
-        .max()
-        .unwrap_or(0);
-    (p99, all.last().copied().unwrap_or(0), max_unpreempted)
+    let sorted = |keep: fn(&(u64, bool)) -> bool| {
+        let mut v: Vec<u64> = polls.iter().filter(|p| keep(p)).map(|p| p.0).collect();
+        v.sort_unstable();
+        v
+    };
+    let at = |v: &[u64], q: usize| {
+        v.get(v.len().saturating_sub(1) * q / 100)
+            .copied()
+            .unwrap_or(0)
+    };
+    let all = sorted(|_| true);
+    let unpreempted = sorted(|p| !p.1);
+    SpawnPolls {
+        p50: at(&all, 50),
+        p99: at(&all, 99),
+        max: all.last().copied().unwrap_or(0),
+        p99_unpreempted: at(&unpreempted, 99),
+        max_unpreempted: unpreempted.last().copied().unwrap_or(0),
+        preempted: (all.len() - unpreempted.len()) as u64,
+    }
+}
+
+/// Per spawn, the longest poll of its spawn future: percentiles over all
+/// spawns, and over the spawns whose longest poll had no preemption.
+#[derive(Clone, Copy, Default)]
+struct SpawnPolls {
+    p50: u64,
+    p99: u64,
+    max: u64,
+    p99_unpreempted: u64,
+    max_unpreempted: u64,
+    preempted: u64,
 }
 
 /// Measures how long the runtime's loop goes without polling a task: a task
@@ -818,9 +843,8 @@ struct Stall {
     max_unpreempted: u64,
     /// How many gaps contained a preemption.
     preempted: u64,
-    /// Per spawn, the longest poll of its spawn future: p99, max, and max
-    /// over the polls the thread was not preempted in.
-    spawn_poll: (u64, u64, u64),
+    /// Per spawn, the longest poll of its spawn future.
+    spawn_poll: SpawnPolls,
 }
 
 /// The calling thread's involuntary context switches so far.
@@ -1001,9 +1025,12 @@ fn main() {
         stall_max_ns: measured.stall.map(|s| s.max),
         stall_max_unpreempted_ns: measured.stall.map(|s| s.max_unpreempted),
         stall_preempted: measured.stall.map(|s| s.preempted),
-        spawn_poll_p99_ns: measured.stall.map(|s| s.spawn_poll.0),
-        spawn_poll_max_ns: measured.stall.map(|s| s.spawn_poll.1),
-        spawn_poll_max_unpreempted_ns: measured.stall.map(|s| s.spawn_poll.2),
+        spawn_poll_p50_ns: measured.stall.map(|s| s.spawn_poll.p50),
+        spawn_poll_p99_ns: measured.stall.map(|s| s.spawn_poll.p99),
+        spawn_poll_max_ns: measured.stall.map(|s| s.spawn_poll.max),
+        spawn_poll_p99_unpreempted_ns: measured.stall.map(|s| s.spawn_poll.p99_unpreempted),
+        spawn_poll_max_unpreempted_ns: measured.stall.map(|s| s.spawn_poll.max_unpreempted),
+        spawn_polls_preempted: measured.stall.map(|s| s.spawn_poll.preempted),
     };
     let line = serde_json::to_string(&report).unwrap_or_else(|e| fail(runner, "json", e));
     println!("{line}");

@@ -123,11 +123,17 @@ struct Line {
     #[serde(default)]
     stall_preempted: Option<u64>,
     #[serde(default)]
+    spawn_poll_p50_ns: Option<u64>,
+    #[serde(default)]
     spawn_poll_p99_ns: Option<u64>,
     #[serde(default)]
     spawn_poll_max_ns: Option<u64>,
     #[serde(default)]
+    spawn_poll_p99_unpreempted_ns: Option<u64>,
+    #[serde(default)]
     spawn_poll_max_unpreempted_ns: Option<u64>,
+    #[serde(default)]
+    spawn_polls_preempted: Option<u64>,
 }
 
 /// The built peers.
@@ -224,9 +230,13 @@ fn run_peer(program: &Path, run: &PeerRun) -> Result<Repetition> {
         stall_max_ns: line.stall_max_ns,
         stall_max_unpreempted_ns: line.stall_max_unpreempted_ns,
         stall_preempted: line.stall_preempted,
+        spawn_poll_p50_ns: line.spawn_poll_p50_ns,
         spawn_poll_p99_ns: line.spawn_poll_p99_ns,
         spawn_poll_max_ns: line.spawn_poll_max_ns,
+        spawn_poll_p99_unpreempted_ns: line.spawn_poll_p99_unpreempted_ns,
         spawn_poll_max_unpreempted_ns: line.spawn_poll_max_unpreempted_ns,
+        spawn_polls_preempted: line.spawn_polls_preempted,
+        http: None,
     })
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// One peer process's report (see docs/peer-protocol.md).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Repetition {
     pub total_ns: u64,
     pub cpu_user_ns: i64,
@@ -26,14 +26,24 @@ pub struct Repetition {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_preempted: Option<u64>,
     /// Per spawn, the longest single poll of its spawn future (the time the
-    /// spawn kept the runtime's thread): p99, max, and max over the polls
-    /// the thread was not preempted in.
+    /// spawn kept the runtime's thread): p50, p99, max over all spawns; p99
+    /// and max over the spawns whose longest poll had no preemption; how
+    /// many had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn_poll_p50_ns: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spawn_poll_p99_ns: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spawn_poll_max_ns: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn_poll_p99_unpreempted_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spawn_poll_max_unpreempted_ns: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawn_polls_preempted: Option<u64>,
+    /// The `http` experiment: requests/s, latencies, event-loop delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http: Option<super::http::HttpRep>,
 }
 
 impl Repetition {
