@@ -2,7 +2,7 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-smoke clean
+.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools clean
 
 all: test
 
@@ -17,9 +17,15 @@ lint:
 unit:
 	$(CARGO) test --workspace --all-features --locked
 
-## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers
+## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers,
+## and the HTTP servers (Go, Rust; Deno and Bun from npm) into target/peers/http
 peers:
 	$(MAKE) -C bench/peers OUT=$(PEERS)
+	$(MAKE) -C bench/http OUT=$(PEERS)/http
+
+## http-tools: the HTTP benchmark's load generator (hey, a Debian package)
+http-tools:
+	$(MAKE) -C bench/http tools
 
 peers-check:
 	bash bench/peers/check.sh
@@ -28,7 +34,7 @@ bench-smoke: peers
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench --quick --out target/bench-smoke
 
 ## bench: the full benchmark report into bench/results/<date>-<kernel>/
-bench: peers
+bench: peers http-tools
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench
 
 clean:

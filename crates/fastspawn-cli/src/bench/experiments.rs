@@ -35,8 +35,8 @@ pub struct Experiment {
     pub notes: Vec<String>,
 }
 
-pub const ALL: [&str; 9] = [
-    "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs",
+pub const ALL: [&str; 10] = [
+    "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs", "http",
 ];
 
 pub const C_EXEC: [&str; 5] = [
@@ -91,6 +91,7 @@ pub fn about(name: &str) -> &'static str {
         "parallel" => {
             "Spawn throughput of one fastspawn Pool with 1, 2 and 4 spawner threads starting a batch with Pool::spawn_many, next to the same number of C threads each running a raw clone(CLONE_VM|CLONE_VFORK) loop: the kernel's own scaling on this machine."
         }
+        "http" => super::http::ABOUT,
         _ => "",
     }
 }
@@ -128,6 +129,7 @@ pub fn plan(name: &str, opts: &Options, peers: &Peers) -> Option<Experiment> {
         "async" => asynchronous(opts, &noop),
         "parallel" => parallel(opts, &noop),
         "langs" => langs(opts, &noop),
+        "http" => super::http::plan(opts, peers),
         _ => return None,
     };
     Some(exp)
@@ -553,7 +555,7 @@ mod tests {
             max_rss_gib: 4,
         };
         for name in [
-            "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs",
+            "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs", "http",
         ] {
             assert!(ALL.contains(&name), "{name} is not run by default");
             assert!(!about(name).is_empty(), "{name} has no description");

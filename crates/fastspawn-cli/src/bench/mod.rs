@@ -10,6 +10,7 @@
 //! - Each repetition is a fresh peer process; figures are medians over them.
 
 pub mod experiments;
+pub mod http;
 pub mod peer;
 pub mod record;
 pub mod report;
@@ -93,7 +94,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
     for plan in &plans {
         run.notes
             .extend(plan.notes.iter().map(|n| format!("{}: {n}", plan.name)));
-        let measured = measure(plan, &peers, &bar, &mut failures);
+        let measured = if plan.name == "http" {
+            http::measure(plan, &args.options, &peers, &bar, &mut failures)
+        } else {
+            measure(plan, &peers, &bar, &mut failures)
+        };
         if !args.json {
             let tables = report::tables(plan.name, &measured);
             bar.suspend(|| {

@@ -109,7 +109,10 @@ fn dechunk(mut data: &[u8]) -> Result<Vec<u8>> {
                 data.len()
             );
         }
-        ensure!(&data[size..size + 2] == b"\r\n", "chunk not followed by CRLF");
+        ensure!(
+            &data[size..size + 2] == b"\r\n",
+            "chunk not followed by CRLF"
+        );
         body.extend_from_slice(&data[..size]);
         data = &data[size + 2..];
     }
@@ -176,7 +179,9 @@ mod tests {
     #[test]
     fn truncated_responses_are_errors() {
         assert!(parse(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhi\n").is_err());
-        assert!(parse(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhi\n\r\n").is_err());
+        assert!(
+            parse(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhi\n\r\n").is_err()
+        );
         assert!(parse(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10\r\nhi\n").is_err());
         assert!(parse(b"HTTP/1.1 200 OK\r\n").is_err());
         assert!(parse(b"SSH-2.0-OpenSSH\r\n\r\n").is_err());
@@ -223,6 +228,9 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.contains("body of 65536 bytes, expected 200000"), "{err}");
+        assert!(
+            err.contains("body of 65536 bytes, expected 200000"),
+            "{err}"
+        );
     }
 }

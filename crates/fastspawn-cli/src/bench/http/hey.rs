@@ -27,11 +27,6 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The latency at percentile `p`, seconds.
-    pub fn latency(&self, p: u32) -> Option<f64> {
-        self.percentiles.get(&p).copied()
-    }
-
     /// Fails unless exactly `expected` requests were answered, all with 200.
     pub fn check(&self, expected: u64) -> Result<()> {
         if !self.errors.is_empty() {
@@ -104,9 +99,10 @@ pub fn parse(text: &str) -> Result<Summary> {
                 if let Some((key, value)) = trimmed.split_once(':') {
                     let key = key.trim();
                     let value = match key {
-                        "Requests/sec" => value.trim().parse().with_context(|| {
-                            format!("Requests/sec is not a number: {value:?}")
-                        })?,
+                        "Requests/sec" => value
+                            .trim()
+                            .parse()
+                            .with_context(|| format!("Requests/sec is not a number: {value:?}"))?,
                         "Total" | "Slowest" | "Fastest" | "Average" => seconds(value)?,
                         _ => continue,
                     };
@@ -247,9 +243,9 @@ Status code distribution:
         assert_eq!(s.requests_per_s, 821.3565);
         assert_eq!(s.slowest_s, 0.3222);
         assert_eq!(s.fastest_s, 0.0025);
-        assert_eq!(s.latency(50), Some(0.0337));
-        assert_eq!(s.latency(90), Some(0.0455));
-        assert_eq!(s.latency(99), Some(0.0966));
+        assert_eq!(s.percentiles.get(&50), Some(&0.0337));
+        assert_eq!(s.percentiles.get(&90), Some(&0.0455));
+        assert_eq!(s.percentiles.get(&99), Some(&0.0966));
         assert_eq!(s.percentiles.len(), 7);
         assert_eq!(s.status, BTreeMap::from([(200, 1980)]));
         assert!(s.errors.is_empty());

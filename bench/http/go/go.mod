@@ -1,0 +1,3 @@
+module fastspawn/bench/http/go
+
+go 1.21

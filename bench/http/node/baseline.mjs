@@ -1,0 +1,22 @@
+// The seed's baseline: one spawn per request, its stdout piped to the
+// response. Run by Node, Deno and Bun, and by Node with fastspawn: the only
+// difference is where `spawn` comes from (--spawn-module, default
+// node:child_process; bindings/node for fastspawn).
+//
+//   node baseline.mjs --port 8001 --workload echo
+//   node baseline.mjs --port 8001 --workload cat --spawn-module ../../../bindings/node
+
+import http from "node:http";
+import { config, eventLoop, listening, spawnModule, statsRoute } from "./common.mjs";
+
+const cfg = config();
+const { spawn } = spawnModule(cfg);
+const loop = eventLoop();
+const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+
+http
+  .createServer((req, res) => {
+    if (statsRoute(req, res, stats)) return;
+    spawn(cfg.file, cfg.args).stdout.pipe(res);
+  })
+  .listen(cfg.port, "127.0.0.1", () => listening("baseline", cfg));

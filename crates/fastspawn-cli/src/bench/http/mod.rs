@@ -1,0 +1,809 @@
+//! The `http` experiment: the Val Town post's servers that spawn one
+//! process per request (`bench/http/`), loaded with `hey -c 30 -n 10000`.
+//!
+//! One repetition of one cell (a server and a workload):
+//! 1. start the server in its own process group on a free port, wait until
+//!    it answers, and check its answer (status 200, the exact bytes of
+//!    `echo hi` or of main.c);
+//! 2. prewarm it (1,000 requests), reset its event-loop histogram;
+//! 3. the load: hey's requests/s and latency percentiles, every response a
+//!    200; the CPU time of the server's process group (children included);
+//! 4. the event-loop delay of the JavaScript servers (`/__stats`), a second
+//!    body check, then SIGTERM (SIGKILL after 3 s) to the group and a check
+//!    that no process of it is left.
+
+mod client;
+mod hey;
+pub mod report;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+
+use super::experiments::{Cell, Experiment, Options};
+use super::peer::{PeerRun, Peers};
+use super::record::{Measurement, Repetition};
+
+pub const ABOUT: &str = "The Val Town post's HTTP servers that spawn one process per request and pipe its stdout to the response, loaded with `hey -c 30 -n 10000` (the post used `bombardier -c 30 -n 10000`) after 1,000 prewarm requests: requests per second, latency percentiles, and the event-loop delay of the Node servers under the load.";
+
+/// Connections of the load, as in the post.
+pub const CONNECTIONS: u64 = 30;
+
+/// The servers, in the order of the table: the post's first table, then
+/// its variants, then fastspawn's.
+pub const SERVERS: [&str; 10] = [
+    "node-baseline",
+    "deno-baseline",
+    "bun-baseline",
+    "go-net-http",
+    "rust-tokio",
+    "node-cluster",
+    "node-worker-threads",
+    "node-child-process",
+    "node-fastspawn",
+    "rust-fastspawn",
+];
+
+/// What each server is, for the table's notes.
+pub fn describe(server: &str) -> &'static str {
+    match server {
+        "node-baseline" => "`node baseline.mjs`: spawn per request, stdout piped to the response",
+        "deno-baseline" => "`deno run --allow-all baseline.mjs`",
+        "bun-baseline" => "`bun baseline.mjs`",
+        "go-net-http" => "Go net/http + os/exec, stdout copied to the response",
+        "rust-tokio" => "Rust hyper + tokio::process, stdout streamed as the body",
+        "node-cluster" => "`node cluster.mjs`: the baseline in one process per core",
+        "node-worker-threads" => {
+            "`node worker-threads.mjs`: execFile in one worker thread per core"
+        }
+        "node-child-process" => "`node child-process.mjs`: execFile in a fork() pool, one per core",
+        "node-fastspawn" => {
+            "`node baseline.mjs --spawn-module bindings/node`: the baseline with fastspawn's spawn"
+        }
+        "rust-fastspawn" => "Rust hyper + fastspawn::tokio, stdout streamed as the body",
+        _ => "",
+    }
+}
+
+pub const WORKLOADS: [&str; 2] = ["echo", "cat"];
+
+/// One repetition's figures beyond the wall time and CPU time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct HttpRep {
+    /// Responses with status 200 in the load (hey's count).
+    pub requests: u64,
+    /// hey's requests per second.
+    pub requests_per_s: f64,
+    /// Latency by percentile ("p10" ... "p99", "fastest", "average",
+    /// "slowest"), milliseconds.
+    pub latency_ms: BTreeMap<String, f64>,
+    /// The JavaScript servers' event-loop delay during the load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_loop: Option<EventLoop>,
+}
+
+/// What `/__stats` said after the load (see bench/http/node/common.mjs).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct EventLoop {
+    pub runtime: String,
+    pub resolution_ms: f64,
+    /// `interval` (Node: the histogram holds whole intervals of the 1 ms
+    /// timer; the p99 below has the resolution subtracted) or `lateness`.
+    pub records: String,
+    pub loops: Vec<LoopDelay>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LoopDelay {
+    pub name: String,
+    #[serde(default)]
+    pub count: Option<f64>,
+    #[serde(default)]
+    pub p50_ns: Option<f64>,
+    #[serde(default)]
+    pub p99_ns: Option<f64>,
+    #[serde(default)]
+    pub max_ns: Option<f64>,
+    #[serde(default)]
+    pub raw_p99_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl EventLoop {
+    /// The p99 delay of the worst loop serving HTTP, nanoseconds.
+    pub fn p99_ns(&self) -> Option<f64> {
+        self.loops
+            .iter()
+            .filter_map(|l| l.p99_ns)
+            .fold(None, |acc: Option<f64>, v| {
+                Some(acc.map_or(v, |a| a.max(v)))
+            })
+    }
+}
+
+/// Requests per repetition and for the prewarm.
+fn counts(opts: &Options) -> (u64, u64) {
+    if opts.quick {
+        (300, 60)
+    } else {
+        (10_000, 1_000)
+    }
+}
+
+fn reps(opts: &Options) -> usize {
+    // One full round takes about 5 minutes on 2 cores (Node's baseline
+    // serves ~400 requests/s); `--full` interleaves three.
+    if opts.full { 3 } else { 1 }
+}
+
+/// Plans the experiment: every server with every workload. Servers that
+/// cannot run here are planned too and skipped when measured (with the
+/// reason printed and noted).
+pub fn plan(opts: &Options, peers: &Peers) -> Experiment {
+    let paths = Paths::find(peers);
+    let (n, _) = counts(opts);
+    let mut cells = Vec::new();
+    for workload in WORKLOADS {
+        for server in SERVERS {
+            let run = PeerRun::new(server, "http", n, workload_argv(workload, &paths.main_c));
+            cells.push(Cell {
+                runner: server.to_string(),
+                params: BTreeMap::from([("workload".to_string(), workload.to_string())]),
+                run,
+                budget_s: f64::INFINITY,
+            });
+        }
+    }
+    let mut notes = vec![
+        format!(
+            "hey -c {CONNECTIONS} -n N sends N rounded down to a multiple of {CONNECTIONS} (each connection's worker gets N/{CONNECTIONS}): {} requests for -n {n}.",
+            hey::requests_sent(n, CONNECTIONS)
+        ),
+        "The post ran on 8 vCPUs; this machine has 2 cores shared by hey, the server and its children.".to_string(),
+    ];
+    if hey::find().is_none() {
+        notes.push(missing_hey());
+    }
+    for server in SERVERS {
+        if let Err(reason) = launch(server, "echo", 0, &paths) {
+            notes.push(format!("{server} skipped: {reason}"));
+        }
+    }
+    Experiment {
+        name: "http",
+        reps: reps(opts),
+        cells,
+        notes,
+    }
+}
+
+fn missing_hey() -> String {
+    "hey is not installed: no server measured (`make bench` installs it: `make -C bench/http tools`)".to_string()
+}
+
+fn workload_argv(workload: &str, main_c: &Path) -> Vec<String> {
+    match workload {
+        "echo" => vec!["echo".into(), "hi".into()],
+        _ => vec!["cat".into(), main_c.display().to_string()],
+    }
+}
+
+/// Where the servers and their tools are.
+struct Paths {
+    /// bench/http
+    http: PathBuf,
+    /// target/peers/http: the built Go and Rust servers.
+    built: PathBuf,
+    /// bindings/node: the fastspawn Node package.
+    node_binding: PathBuf,
+    main_c: PathBuf,
+}
+
+impl Paths {
+    fn find(peers: &Peers) -> Paths {
+        let http = [
+            "bench/http",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/http"),
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.join("node/baseline.mjs").exists())
+        .map(|p| p.canonicalize().unwrap_or(p))
+        .unwrap_or_else(|| PathBuf::from("bench/http"));
+        let root = http.join("../..");
+        let root = root.canonicalize().unwrap_or(root);
+        Paths {
+            main_c: http.join("main.c"),
+            built: peers.dir.join("http"),
+            node_binding: root.join("bindings/node"),
+            http,
+        }
+    }
+}
+
+/// Finds a program in PATH.
+pub fn which(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// How to start one server.
+#[derive(Debug, Clone)]
+struct Launch {
+    program: PathBuf,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    /// Whether it answers `/__stats` (the JavaScript servers).
+    stats: bool,
+}
+
+/// The command line of `server`, or why it cannot run here.
+fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Launch, String> {
+    let exists = |p: &Path, what: &str| -> Result<(), String> {
+        if p.exists() {
+            Ok(())
+        } else {
+            Err(format!("{} is missing ({what})", p.display()))
+        }
+    };
+    let common = vec![
+        "--port".to_string(),
+        port.to_string(),
+        "--workload".to_string(),
+        workload.to_string(),
+        "--main-c".to_string(),
+        paths.main_c.display().to_string(),
+    ];
+    let script = |name: &str| paths.http.join("node").join(name).display().to_string();
+    let node = || which("node").ok_or_else(|| "node is not in PATH".to_string());
+    let js = |program: PathBuf, mut args: Vec<String>, extra: &[String]| {
+        args.extend(common.iter().cloned());
+        args.extend(extra.iter().cloned());
+        Launch {
+            program,
+            args,
+            env: vec![
+                ("DENO_NO_UPDATE_CHECK".into(), "1".into()),
+                ("DO_NOT_TRACK".into(), "1".into()),
+            ],
+            stats: true,
+        }
+    };
+    let npm_bin = |name: &str| {
+        let p = paths.http.join("node_modules/.bin").join(name);
+        exists(&p, "`make peers` runs npm ci in bench/http").map(|()| p)
+    };
+    Ok(match server {
+        "node-baseline" | "node-cluster" | "node-worker-threads" | "node-child-process" => {
+            let file = format!("{}.mjs", server.trim_start_matches("node-"));
+            js(node()?, vec![script(&file)], &[])
+        }
+        "node-fastspawn" => {
+            let index = paths.node_binding.join("index.js");
+            exists(&index, "the fastspawn Node package is not built yet")?;
+            exists(
+                &paths.node_binding.join("fastspawn.node"),
+                "the fastspawn Node addon is not built yet",
+            )?;
+            js(
+                node()?,
+                vec![script("baseline.mjs")],
+                &[
+                    "--spawn-module".to_string(),
+                    paths.node_binding.display().to_string(),
+                ],
+            )
+        }
+        "deno-baseline" => js(
+            npm_bin("deno")?,
+            vec!["run".into(), "--allow-all".into(), script("baseline.mjs")],
+            &[],
+        ),
+        "bun-baseline" => js(npm_bin("bun")?, vec![script("baseline.mjs")], &[]),
+        "go-net-http" => {
+            let program = paths.built.join("go-http-server");
+            exists(&program, "build it with `make peers`")?;
+            Launch {
+                program,
+                args: common,
+                env: Vec::new(),
+                stats: false,
+            }
+        }
+        "rust-tokio" | "rust-fastspawn" => {
+            let program = paths.built.join("rust-http-server");
+            exists(&program, "build it with `make peers`")?;
+            let mut args = common;
+            args.extend([
+                "--spawner".into(),
+                server.trim_start_matches("rust-").into(),
+            ]);
+            Launch {
+                program,
+                args,
+                env: Vec::new(),
+                stats: false,
+            }
+        }
+        _ => return Err(format!("unknown server {server:?}")),
+    })
+}
+
+/// Runs the experiment: every cell once per round, rounds interleaved.
+pub fn measure(
+    plan: &Experiment,
+    opts: &Options,
+    peers: &Peers,
+    bar: &ProgressBar,
+    failures: &mut Vec<String>,
+) -> Vec<Measurement> {
+    let paths = Paths::find(peers);
+    let (n, prewarm) = counts(opts);
+    let say = |line: String| bar.suspend(|| eprintln!("http: {line}"));
+    let Some(hey) = hey::find() else {
+        say(missing_hey());
+        if !opts.quick {
+            failures.push(format!("http: {}", missing_hey()));
+        }
+        bar.inc((plan.cells.len() * plan.reps) as u64);
+        return Vec::new();
+    };
+    let main_c = match std::fs::read(&paths.main_c) {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            failures.push(format!("http: reading {}: {err}", paths.main_c.display()));
+            return Vec::new();
+        }
+    };
+    let mut slots: Vec<Option<Measurement>> = Vec::new();
+    for cell in &plan.cells {
+        let workload = cell.params.get("workload").cloned().unwrap_or_default();
+        match launch(&cell.runner, &workload, 0, &paths) {
+            Ok(_) => slots.push(Some(Measurement {
+                experiment: plan.name.to_string(),
+                runner: cell.runner.clone(),
+                params: cell.params.clone(),
+                mode: "http".to_string(),
+                n: hey::requests_sent(n, CONNECTIONS),
+                n_requested: n,
+                child: cell.run.child.clone(),
+                repetitions: Vec::new(),
+            })),
+            Err(reason) => {
+                if workload == WORKLOADS[0] {
+                    say(format!("skipping {}: {reason}", cell.runner));
+                }
+                // Deno and Bun come with `make peers`, hey with `make bench`:
+                // only the Node addon (another package) may be missing in a full run.
+                if !opts.quick && cell.runner != "node-fastspawn" {
+                    failures.push(format!("http {} {workload}: {reason}", cell.runner));
+                }
+                slots.push(None);
+            }
+        }
+    }
+    let started = Instant::now();
+    for round in 0..plan.reps {
+        for (cell, slot) in plan.cells.iter().zip(slots.iter_mut()) {
+            bar.inc(1);
+            let Some(measurement) = slot else { continue };
+            let workload = measurement.param("workload").unwrap_or("echo").to_string();
+            bar.set_message(format!(
+                "http {} {workload} ({}/{})",
+                cell.runner,
+                round + 1,
+                plan.reps
+            ));
+            let expected: &[u8] = if workload == "echo" { b"hi\n" } else { &main_c };
+            let job = Job {
+                server: &cell.runner,
+                workload: &workload,
+                expected,
+                n,
+                prewarm,
+                hey: &hey,
+                paths: &paths,
+            };
+            match job.run() {
+                Ok(rep) => measurement.repetitions.push(rep),
+                Err(err) => {
+                    let msg = format!("http {} {workload}: {err:#}", cell.runner);
+                    say(format!("FAILED: {msg}"));
+                    failures.push(msg);
+                    *slot = None;
+                }
+            }
+        }
+    }
+    if !opts.quick {
+        say(format!(
+            "{} repetition(s) in {:.0} s",
+            plan.reps,
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// One repetition of one cell.
+struct Job<'a> {
+    server: &'a str,
+    workload: &'a str,
+    expected: &'a [u8],
+    n: u64,
+    prewarm: u64,
+    hey: &'a Path,
+    paths: &'a Paths,
+}
+
+const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl Job<'_> {
+    fn run(&self) -> Result<Repetition> {
+        let port = free_port()?;
+        let launch = launch(self.server, self.workload, port, self.paths)
+            .map_err(|reason| anyhow::anyhow!(reason))?;
+        let log = std::env::temp_dir().join(format!(
+            "fastspawn-http-{}-{}-{}.log",
+            std::process::id(),
+            self.server,
+            self.workload
+        ));
+        let mut server = Server::start(&launch, &log)?;
+        let result = self.measure(&launch, &mut server, port);
+        let stopped = server.stop();
+        let result = match (result, stopped) {
+            (Ok(rep), Ok(())) => Ok(rep),
+            (Err(err), _) | (Ok(_), Err(err)) => {
+                Err(err.context(format!("server log {}: {}", log.display(), tail(&log))))
+            }
+        };
+        if result.is_ok() {
+            let _ = std::fs::remove_file(&log);
+        }
+        result
+    }
+
+    fn measure(&self, launch: &Launch, server: &mut Server, port: u16) -> Result<Repetition> {
+        server.wait_listening(port)?;
+        self.check_bodies(port, 3).context("before the load")?;
+        let url = format!("http://127.0.0.1:{port}/");
+        hey::run(self.hey, &url, self.prewarm, CONNECTIONS)?
+            .check(hey::requests_sent(self.prewarm, CONNECTIONS))
+            .context("prewarm")?;
+        if launch.stats {
+            let reset = client::get(port, "/__stats/reset", CHECK_TIMEOUT)?;
+            anyhow::ensure!(
+                reset.status == 200,
+                "/__stats/reset: status {}",
+                reset.status
+            );
+        }
+        let cpu_before = group_cpu(server.pgid);
+        let summary = hey::run(self.hey, &url, self.n, CONNECTIONS)?;
+        let cpu_after = group_cpu(server.pgid);
+        let sent = hey::requests_sent(self.n, CONNECTIONS);
+        summary.check(sent).context("the load")?;
+        let event_loop = if launch.stats {
+            let stats = client::get(port, "/__stats", CHECK_TIMEOUT)?;
+            anyhow::ensure!(stats.status == 200, "/__stats: status {}", stats.status);
+            Some(
+                serde_json::from_slice::<EventLoop>(&stats.body).with_context(|| {
+                    format!("/__stats: {}", String::from_utf8_lossy(&stats.body))
+                })?,
+            )
+        } else {
+            None
+        };
+        self.check_bodies(port, 3).context("after the load")?;
+        let mut latency_ms: BTreeMap<String, f64> = summary
+            .percentiles
+            .iter()
+            .map(|(p, s)| (format!("p{p}"), s * 1e3))
+            .collect();
+        latency_ms.insert("fastest".into(), summary.fastest_s * 1e3);
+        latency_ms.insert("average".into(), summary.average_s * 1e3);
+        latency_ms.insert("slowest".into(), summary.slowest_s * 1e3);
+        Ok(Repetition {
+            total_ns: (summary.total_s * 1e9) as u64,
+            cpu_user_ns: cpu_after.0 - cpu_before.0,
+            cpu_sys_ns: cpu_after.1 - cpu_before.1,
+            http: Some(HttpRep {
+                requests: summary.status.get(&200).copied().unwrap_or(0),
+                requests_per_s: summary.requests_per_s,
+                latency_ms,
+                event_loop,
+            }),
+            ..Repetition::default()
+        })
+    }
+
+    /// `count` requests, one after the other, each answered with exactly
+    /// the child's output.
+    fn check_bodies(&self, port: u16, count: usize) -> Result<()> {
+        for _ in 0..count {
+            let response = client::get(port, "/", CHECK_TIMEOUT)?;
+            client::check(&response, self.expected)?;
+        }
+        Ok(())
+    }
+}
+
+/// A port nobody listens on right now.
+fn free_port() -> Result<u16> {
+    let listener = TcpListener::bind("127.0.0.1:0").context("finding a free port")?;
+    Ok(listener.local_addr()?.port())
+}
+
+/// The last lines of a server's log, for error messages.
+fn tail(log: &Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(15)..].join("\n");
+    if tail.is_empty() {
+        "(empty)".into()
+    } else {
+        tail
+    }
+}
+
+/// A running server: the leader of its own process group.
+struct Server {
+    child: fastspawn::Child,
+    pgid: i32,
+    stopped: bool,
+}
+
+impl Server {
+    fn start(launch: &Launch, log: &Path) -> Result<Server> {
+        let out = File::create(log).with_context(|| format!("creating {}", log.display()))?;
+        let err = out.try_clone()?;
+        let mut cmd = fastspawn::Command::new(&launch.program);
+        cmd.args(&launch.args)
+            .envs(launch.env.iter().map(|(k, v)| (k, v)))
+            .stdin(fastspawn::Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .process_group(0)
+            .pdeathsig(libc::SIGKILL);
+        let child = cmd
+            .spawn()
+            .with_context(|| format!("starting {}", launch.program.display()))?;
+        let pgid = child.id() as i32;
+        Ok(Server {
+            child,
+            pgid,
+            stopped: false,
+        })
+    }
+
+    /// Waits until the port accepts connections (or the server dies).
+    fn wait_listening(&mut self, port: u16) -> Result<()> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        loop {
+            if let Some(status) = self.child.try_wait()? {
+                self.stopped = true;
+                bail!("the server exited before listening ({status})");
+            }
+            if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                bail!("the server did not listen on {addr} within {START_TIMEOUT:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// SIGTERM to the group, SIGKILL after 3 s; fails if a process of the
+    /// group outlives that.
+    fn stop(mut self) -> Result<()> {
+        self.stop_group()
+    }
+
+    fn stop_group(&mut self) -> Result<()> {
+        if self.stopped {
+            return Ok(());
+        }
+        self.stopped = true;
+        // SAFETY: kill() takes no pointers; a negative pid names our group.
+        unsafe { libc::kill(-self.pgid, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline {
+            if self.child.try_wait()?.is_some() && group_members(self.pgid).is_empty() {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: as above.
+        unsafe { libc::kill(-self.pgid, libc::SIGKILL) };
+        self.child.wait()?;
+        let deadline = Instant::now() + Duration::from_secs(2);
+        loop {
+            let left = group_members(self.pgid);
+            if left.is_empty() {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                bail!("processes {left:?} of the server's group outlived SIGKILL");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.stop_group();
+    }
+}
+
+/// Fields of /proc/PID/stat after the command name: (pgrp, state, utime,
+/// stime, cutime, cstime) in clock ticks.
+fn stat_fields(text: &str) -> Option<(i32, char, [i64; 4])> {
+    let after = &text[text.rfind(')')? + 1..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let num = |i: usize| f.get(i)?.parse::<i64>().ok();
+    Some((
+        f.get(2)?.parse().ok()?,
+        f.first()?.chars().next()?,
+        [num(11)?, num(12)?, num(13)?, num(14)?],
+    ))
+}
+
+/// Calls `visit(pid, pgrp, state, times)` for every process.
+fn each_process(mut visit: impl FnMut(i32, i32, char, [i64; 4])) {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if let Some((pgrp, state, times)) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .as_deref()
+            .and_then(stat_fields)
+        {
+            visit(pid, pgrp, state, times);
+        }
+    }
+}
+
+/// Live (not zombie) processes in group `pgid`.
+fn group_members(pgid: i32) -> Vec<i32> {
+    let mut pids = Vec::new();
+    each_process(|pid, pgrp, state, _| {
+        if pgrp == pgid && state != 'Z' {
+            pids.push(pid);
+        }
+    });
+    pids
+}
+
+/// User and system CPU time of a process group, its reaped children
+/// included, nanoseconds.
+fn group_cpu(pgid: i32) -> (i64, i64) {
+    // SAFETY: sysconf takes no pointers.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1);
+    let (mut user, mut sys) = (0i64, 0i64);
+    each_process(|_, pgrp, _, [utime, stime, cutime, cstime]| {
+        if pgrp == pgid {
+            user += utime + cutime;
+            sys += stime + cstime;
+        }
+    });
+    let ns = 1_000_000_000 / hz;
+    (user * ns, sys * ns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_stat_fields() {
+        let line =
+            "4242 (node worker (x)) S 1 4240 4240 0 -1 4194560 1 0 0 0 250 31 7 9 20 0 11 0 1 2 3";
+        assert_eq!(stat_fields(line), Some((4240, 'S', [250, 31, 7, 9])));
+        assert_eq!(stat_fields("garbage"), None);
+        let me = std::fs::read_to_string("/proc/self/stat").unwrap();
+        assert!(stat_fields(&me).is_some());
+    }
+
+    #[test]
+    fn event_loop_p99_is_the_worst_loop() {
+        let doc = r#"{"runtime":"node 20","resolution_ms":1,"records":"interval","loops":[
+            {"name":"primary","count":7,"p50_ns":69055,"p99_ns":78271,"max_ns":78271,"raw_p99_ns":1078271},
+            {"name":"worker 1","count":6,"p50_ns":72127,"p99_ns":185791,"max_ns":185791,"raw_p99_ns":1185791},
+            {"name":"worker 2","error":"not implemented"}]}"#;
+        let el: EventLoop = serde_json::from_str(doc).unwrap();
+        assert_eq!(el.p99_ns(), Some(185791.0));
+        assert_eq!(el.loops[2].error.as_deref(), Some("not implemented"));
+        let none: EventLoop = serde_json::from_str(
+            r#"{"runtime":"deno","resolution_ms":1,"records":"lateness","loops":[{"name":"main","error":"x"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(none.p99_ns(), None);
+    }
+
+    #[test]
+    fn every_server_is_planned_with_both_workloads() {
+        let peers = Peers {
+            dir: "/nonexistent".into(),
+        };
+        let opts = Options {
+            quick: true,
+            full: false,
+            max_rss_gib: 4,
+        };
+        let plan = plan(&opts, &peers);
+        assert_eq!(plan.cells.len(), SERVERS.len() * WORKLOADS.len());
+        assert!(SERVERS.iter().all(|s| !describe(s).is_empty()));
+        // Nothing is built under /nonexistent: the Go and Rust servers say why.
+        assert!(plan.notes.iter().any(|n| {
+            n.starts_with("go-net-http skipped: /nonexistent/http/go-http-server is missing")
+        }));
+        let cat = &plan.cells[SERVERS.len()];
+        assert_eq!(cat.run.child[0], "cat");
+        assert!(cat.run.child[1].ends_with("bench/http/main.c"));
+    }
+
+    #[test]
+    fn launch_lines() {
+        let paths = Paths {
+            http: "/r/bench/http".into(),
+            built: "/nonexistent".into(),
+            node_binding: "/nonexistent/bindings/node".into(),
+            main_c: "/r/bench/http/main.c".into(),
+        };
+        let err = launch("node-fastspawn", "echo", 1, &paths).unwrap_err();
+        assert!(err.contains("index.js is missing"), "{err}");
+        assert!(launch("perl-cgi", "echo", 1, &paths).is_err());
+        if which("node").is_some() {
+            let l = launch("node-cluster", "cat", 8001, &paths).unwrap();
+            assert_eq!(
+                l.args,
+                [
+                    "/r/bench/http/node/cluster.mjs",
+                    "--port",
+                    "8001",
+                    "--workload",
+                    "cat",
+                    "--main-c",
+                    "/r/bench/http/main.c"
+                ]
+            );
+            assert!(l.stats);
+        }
+    }
+
+    /// The payload is the ~163 KB C file the post served.
+    #[test]
+    fn main_c_is_about_163_kb() {
+        let main_c = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/http/main.c");
+        let len = std::fs::metadata(&main_c).unwrap().len();
+        assert!((155_000..=170_000).contains(&len), "{len} bytes");
+        let text = std::fs::read_to_string(main_c).unwrap();
+        assert!(text.contains("int main(int argc, char **argv)"));
+    }
+}

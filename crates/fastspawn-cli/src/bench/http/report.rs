@@ -1,0 +1,360 @@
+//! The `http` experiment's table, chart and headline lines.
+
+use super::{SERVERS, WORKLOADS, describe};
+use crate::bench::record::{Measurement, Run};
+use crate::bench::stats::{self, Summary};
+use crate::export::{Chart, ChartKind, Table};
+
+fn find<'a>(ms: &'a [Measurement], server: &str, workload: &str) -> Option<&'a Measurement> {
+    ms.iter()
+        .find(|m| m.runner == server && m.param("workload") == Some(workload))
+}
+
+/// A figure of every repetition, summarized.
+fn figure(m: Option<&Measurement>, f: impl Fn(&super::HttpRep) -> Option<f64>) -> Option<Summary> {
+    let values: Vec<f64> = m?
+        .repetitions
+        .iter()
+        .filter_map(|r| f(r.http.as_ref()?))
+        .collect();
+    stats::summarize(&values)
+}
+
+fn rps(m: Option<&Measurement>) -> Option<Summary> {
+    figure(m, |h| Some(h.requests_per_s))
+}
+
+fn latency(m: Option<&Measurement>, key: &str) -> Option<Summary> {
+    figure(m, |h| h.latency_ms.get(key).copied())
+}
+
+fn event_loop_ms(m: Option<&Measurement>) -> Option<Summary> {
+    figure(m, |h| Some(h.event_loop.as_ref()?.p99_ns()? / 1e6))
+}
+
+/// Server CPU time (its whole process group, children included) per
+/// request, µs.
+fn cpu_per_request_us(m: Option<&Measurement>) -> Option<Summary> {
+    let m = m?;
+    let values: Vec<f64> = m
+        .repetitions
+        .iter()
+        .filter_map(|r| {
+            let requests = r.http.as_ref()?.requests.max(1) as f64;
+            Some(r.cpu_s() * 1e6 / requests)
+        })
+        .collect();
+    stats::summarize(&values)
+}
+
+fn ratio(a: Option<Summary>, b: Option<Summary>) -> Option<f64> {
+    Some(a?.median / b?.median)
+}
+
+fn fmt_rps(s: Option<Summary>) -> String {
+    match s {
+        None => "–".into(),
+        Some(s) if s.count > 1 => format!("{:.0} ±{:.0}%", s.median, s.spread_pct),
+        Some(s) => format!("{:.0}", s.median),
+    }
+}
+
+fn fmt_ms(s: Option<Summary>) -> String {
+    s.map_or("–".into(), |s| {
+        if s.median >= 100.0 {
+            format!("{:.0} ms", s.median)
+        } else if s.median >= 10.0 {
+            format!("{:.1} ms", s.median)
+        } else {
+            format!("{:.2} ms", s.median)
+        }
+    })
+}
+
+fn fmt_ratio(r: Option<f64>) -> String {
+    r.map_or("–".into(), |r| format!("{r:.2}x"))
+}
+
+fn workload_label(workload: &str) -> &'static str {
+    match workload {
+        "echo" => "echo hi",
+        _ => "cat main.c",
+    }
+}
+
+fn is_node(server: &str) -> bool {
+    server.starts_with("node-")
+}
+
+/// The goal lines: Node + fastspawn against Rust tokio and Node's baseline.
+fn goals(ms: &[Measurement]) -> Vec<String> {
+    let per_workload = |f: &dyn Fn(&str) -> Option<String>| -> Option<String> {
+        let parts: Vec<String> = WORKLOADS
+            .iter()
+            .map(|w| format!("{w} {}", f(w).unwrap_or_else(|| "–".into())))
+            .collect();
+        parts
+            .iter()
+            .any(|p| !p.ends_with('–'))
+            .then(|| parts.join(", "))
+    };
+    fn r<'a>(
+        ms: &'a [Measurement],
+        a: &'a str,
+        b: &'a str,
+    ) -> impl Fn(&str) -> Option<String> + 'a {
+        move |w| ratio(rps(find(ms, a, w)), rps(find(ms, b, w))).map(|r| format!("{r:.2}x"))
+    }
+    let mut lines = Vec::new();
+    if ms.iter().any(|m| m.runner == "node-fastspawn") {
+        if let Some(s) = per_workload(&r(ms, "node-fastspawn", "rust-tokio")) {
+            lines.push(format!(
+                "node-fastspawn / rust-tokio req/s: {s} (goal >= 0.9x on both)"
+            ));
+        }
+        if let Some(s) = per_workload(&r(ms, "node-fastspawn", "node-baseline")) {
+            lines.push(format!(
+                "node-fastspawn / node-baseline req/s: {s} (goal >= 3x)"
+            ));
+        }
+        if let Some(s) = per_workload(&|w| {
+            event_loop_ms(find(ms, "node-fastspawn", w)).map(|s| format!("{:.2} ms", s.median))
+        }) {
+            lines.push(format!(
+                "node-fastspawn event-loop delay p99 under load: {s} (goal <= 1 ms)"
+            ));
+        }
+    } else if let Some(s) = per_workload(&r(ms, "node-baseline", "rust-tokio")) {
+        lines.push(format!(
+            "node-baseline / rust-tokio req/s: {s} (node-fastspawn not measured)"
+        ));
+    }
+    lines
+}
+
+/// The experiment's table: one row per server and workload.
+pub fn tables(ms: &[Measurement]) -> Vec<Table> {
+    let header = [
+        "server",
+        "workload",
+        "req/s",
+        "p50",
+        "p90",
+        "p99",
+        "event-loop p99",
+        "CPU / request",
+        "req/s vs node-baseline",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut rows = Vec::new();
+    for workload in WORKLOADS {
+        let base = rps(find(ms, "node-baseline", workload));
+        for server in SERVERS {
+            let Some(m) = find(ms, server, workload) else {
+                continue;
+            };
+            let eld = match (event_loop_ms(Some(m)), is_node(server)) {
+                (None, _) => "–".to_string(),
+                (Some(s), true) => fmt_ms(Some(s)),
+                (Some(s), false) => format!("{}†", fmt_ms(Some(s))),
+            };
+            rows.push(vec![
+                server.to_string(),
+                workload_label(workload).to_string(),
+                fmt_rps(rps(Some(m))),
+                fmt_ms(latency(Some(m), "p50")),
+                fmt_ms(latency(Some(m), "p90")),
+                fmt_ms(latency(Some(m), "p99")),
+                eld,
+                cpu_per_request_us(Some(m)).map_or("–".into(), |s| format!("{:.0} µs", s.median)),
+                fmt_ratio(ratio(rps(Some(m)), base)),
+            ]);
+        }
+    }
+    let mut notes = goals(ms);
+    let n = ms.first().map_or(0, |m| m.n);
+    let reps: Vec<usize> = ms.iter().map(|m| m.repetitions.len()).collect();
+    notes.push(format!(
+        "{n} requests per repetition over {} connections after the prewarm; {} repetition(s) per cell, interleaved (median; ± is half the range).",
+        super::CONNECTIONS,
+        reps.iter().max().copied().unwrap_or(0)
+    ));
+    notes.push("Every load's responses were all status 200 (hey's count), and before and after each load the driver checked that bodies are exactly `hi\\n` or main.c's bytes.".into());
+    notes.push("Latency: hey's percentiles (0.1 ms resolution). CPU / request: CPU time of the server's process group (the server, its workers and its reaped children) during the load, divided by the requests.".into());
+    notes.push("event-loop p99: perf_hooks.monitorEventLoopDelay at its finest resolution (1 ms), reset after the prewarm and read after the load, as the lateness of its 1 ms timer (Node's histogram records whole intervals: 1 ms is subtracted). The worst loop serving HTTP: every process of the cluster (the primary too: it accepts), the main thread of the worker-threads and pool servers. † Deno's and Bun's own implementations of the histogram, not comparable with Node's.".into());
+    let servers: Vec<String> = SERVERS
+        .iter()
+        .filter(|s| ms.iter().any(|m| m.runner == **s))
+        .map(|s| format!("{s}: {}", describe(s)))
+        .collect();
+    if !servers.is_empty() {
+        notes.push(format!("Servers (bench/http): {}.", servers.join("; ")));
+    }
+    vec![Table {
+        title: "http: a process per HTTP request".into(),
+        about: super::ABOUT.into(),
+        header,
+        rows,
+        notes,
+    }]
+}
+
+/// Requests per second of every server, both workloads.
+pub fn charts(ms: &[Measurement]) -> Vec<Chart> {
+    let present: Vec<&str> = SERVERS
+        .iter()
+        .copied()
+        .filter(|s| ms.iter().any(|m| m.runner == *s))
+        .collect();
+    if present.is_empty() {
+        return Vec::new();
+    }
+    let series = WORKLOADS
+        .iter()
+        .map(|w| {
+            let ys = present
+                .iter()
+                .map(|s| rps(find(ms, s, w)).map_or(0.0, |s| s.median))
+                .collect();
+            (workload_label(w).to_string(), ys)
+        })
+        .collect();
+    vec![Chart {
+        title: "Requests per second, a process per request (hey -c 30)".into(),
+        kind: ChartKind::Bar,
+        x: present.iter().map(|s| s.to_string()).collect(),
+        series,
+        y_unit: "/s".into(),
+    }]
+}
+
+/// The headline's lines for this experiment.
+pub fn headline(run: &Run) -> Vec<String> {
+    goals(&run.of("http"))
+        .into_iter()
+        .map(|l| format!("http: {l}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::http::{EventLoop, HttpRep, LoopDelay};
+    use crate::bench::record::Repetition;
+    use std::collections::BTreeMap;
+
+    fn cell(server: &str, workload: &str, rps: f64, eld_ns: Option<f64>) -> Measurement {
+        let http = HttpRep {
+            requests: 9_990,
+            requests_per_s: rps,
+            latency_ms: BTreeMap::from([
+                ("p50".to_string(), 10.0),
+                ("p90".to_string(), 20.0),
+                ("p99".to_string(), 150.0),
+            ]),
+            event_loop: eld_ns.map(|ns| EventLoop {
+                runtime: "node 20".into(),
+                resolution_ms: 1.0,
+                records: "interval".into(),
+                loops: vec![LoopDelay {
+                    name: "main".into(),
+                    count: Some(100.0),
+                    p50_ns: Some(ns / 2.0),
+                    p99_ns: Some(ns),
+                    max_ns: Some(ns * 2.0),
+                    raw_p99_ns: Some(ns + 1e6),
+                    error: None,
+                }],
+            }),
+        };
+        Measurement {
+            experiment: "http".into(),
+            runner: server.into(),
+            params: BTreeMap::from([("workload".to_string(), workload.to_string())]),
+            mode: "http".into(),
+            n: 9_990,
+            n_requested: 10_000,
+            child: vec![],
+            repetitions: vec![Repetition {
+                total_ns: (9_990.0 / rps * 1e9) as u64,
+                cpu_user_ns: 1_000_000_000,
+                cpu_sys_ns: 998_000_000,
+                http: Some(http),
+                ..Repetition::default()
+            }],
+        }
+    }
+
+    #[test]
+    fn table_rows_ratios_and_goals() {
+        let ms = vec![
+            cell("node-baseline", "echo", 400.0, Some(3e6)),
+            cell("rust-tokio", "echo", 2000.0, None),
+            cell("node-fastspawn", "echo", 1900.0, Some(0.5e6)),
+            cell("deno-baseline", "echo", 800.0, Some(1e5)),
+            cell("node-baseline", "cat", 300.0, Some(4e6)),
+            cell("rust-tokio", "cat", 1500.0, None),
+        ];
+        let t = &tables(&ms)[0];
+        assert_eq!(t.rows.len(), 6);
+        // SERVERS order within each workload.
+        let order: Vec<(&str, &str)> = t
+            .rows
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("node-baseline", "echo hi"),
+                ("deno-baseline", "echo hi"),
+                ("rust-tokio", "echo hi"),
+                ("node-fastspawn", "echo hi"),
+                ("node-baseline", "cat main.c"),
+                ("rust-tokio", "cat main.c"),
+            ]
+        );
+        let fs = &t.rows[3];
+        assert_eq!(fs[2], "1900");
+        assert_eq!(fs[3], "10.0 ms");
+        assert_eq!(fs[5], "150 ms");
+        assert_eq!(fs[6], "0.50 ms");
+        assert_eq!(fs[7], "200 µs");
+        assert_eq!(fs[8], "4.75x");
+        assert_eq!(t.rows[1][6], "0.10 ms†", "Deno's histogram is marked");
+        assert_eq!(t.rows[2][6], "–", "Rust has no event-loop figure");
+        let goals = goals(&ms);
+        assert_eq!(
+            goals[0],
+            "node-fastspawn / rust-tokio req/s: echo 0.95x, cat – (goal >= 0.9x on both)"
+        );
+        assert!(goals[1].starts_with("node-fastspawn / node-baseline req/s: echo 4.75x"));
+        assert!(goals[2].contains("echo 0.50 ms, cat –"));
+        let chart = &charts(&ms)[0];
+        assert_eq!(
+            chart.x,
+            [
+                "node-baseline",
+                "deno-baseline",
+                "rust-tokio",
+                "node-fastspawn"
+            ]
+        );
+        assert_eq!(chart.series[1].1, [300.0, 0.0, 1500.0, 0.0]);
+    }
+
+    #[test]
+    fn without_fastspawn_the_headline_compares_node_and_rust() {
+        let ms = vec![
+            cell("node-baseline", "echo", 400.0, Some(3e6)),
+            cell("rust-tokio", "echo", 2000.0, None),
+        ];
+        assert_eq!(
+            goals(&ms),
+            ["node-baseline / rust-tokio req/s: echo 0.20x, cat – (node-fastspawn not measured)"]
+        );
+        assert!(tables(&[])[0].rows.is_empty());
+        assert!(charts(&[]).is_empty());
+    }
+}
