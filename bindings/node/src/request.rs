@@ -10,7 +10,7 @@
 //! | index | meaning |
 //! | --- | --- |
 //! | 0 | argc |
-//! | 1 | envc, or -1 to inherit the process's environment |
+//! | 1 | envc, or -1 for the process's environment (a snapshot taken on the JS thread) |
 //! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set |
 //! | 3, 4 | uid, gid |
 //! | 5 | nfds: how many child fds follow |
@@ -20,13 +20,19 @@
 //! parent's end into the argument slot; the child's end goes into the
 //! command, which closes it after the spawn attempt, whatever its outcome.
 
-use std::ffi::OsStr;
+use std::cell::RefCell;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 
 use fastspawn::{Command, Stdio};
 use rustix::net::{AddressFamily, SocketFlags, SocketType};
+
+thread_local! {
+    /// The last snapshot of the inherited environment, by fingerprint.
+    static INHERITED: RefCell<(u64, Vec<(OsString, OsString)>)> = const { RefCell::new((0, Vec::new())) };
+}
 
 pub const PIPE: i32 = 0;
 pub const IGNORE: i32 = 1;
@@ -69,8 +75,20 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
     for _ in 1..argc {
         command.arg(next()?);
     }
-    if envc >= 0 {
-        command.env_clear();
+    command.env_clear();
+    if envc < 0 {
+        // The process's environment as it is now, on the JS thread: not
+        // read later on a spawner thread, where a `process.env.X = ...`
+        // (setenv) made meanwhile on the JS thread could move it away.
+        INHERITED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let fingerprint = crate::sys::environ_fingerprint();
+            if cache.0 != fingerprint || cache.1.is_empty() {
+                *cache = (fingerprint, std::env::vars_os().collect());
+            }
+            command.envs(cache.1.iter().map(|(k, v)| (k, v)));
+        });
+    } else {
         for _ in 0..envc {
             let pair = next()?.as_bytes();
             // Like execve, the child gets the pair as given; a pair without
@@ -119,11 +137,14 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
                 None
             }
             IGNORE => None,
-            INHERIT if i < 3 => {
-                set_stdio(&mut command, i, Stdio::inherit());
-                None
-            }
-            INHERIT => Some(crate::sys::dup_cloexec(child_fd)?),
+            // The parent's fd i, mapped as a duplicate rather than left in
+            // place: Node's own stdio fds may be close-on-exec, and like
+            // libuv the child must get them open. A closed one stays closed.
+            INHERIT => match crate::sys::dup_cloexec(child_fd) {
+                Ok(fd) => Some(fd),
+                Err(err) if err.raw_os_error() == Some(libc::EBADF) => None,
+                Err(err) => return Err(err),
+            },
             FD => Some(crate::sys::dup_cloexec(arg)?),
             _ => return Err(invalid("fd kind")),
         };

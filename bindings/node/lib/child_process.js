@@ -1,0 +1,484 @@
+'use strict';
+// spawn() and ChildProcess: node:child_process's semantics, with the
+// process started on fastspawn's spawner threads.
+//
+// The JS thread validates the call, encodes it (src/request.rs), and calls
+// the addon once: that creates the socketpairs for the piped streams and
+// queues the spawn on the pool. The result (pid or errno) and later the
+// exit arrive in batches (lib/native.js). Until then the child is
+// "pending": reading `pid`, calling `kill()`, or data arriving on one of
+// its streams settles it at once (a short wait for the spawner thread,
+// which has then already finished the clone).
+
+const EventEmitter = require('node:events');
+const net = require('node:net');
+const { fileURLToPath } = require('node:url');
+const { isMainThread } = require('node:worker_threads');
+
+const errors = require('./errors');
+const { addon, children, hold } = require('./native');
+
+const PENDING = 0;
+const RUNNING = 1;
+const EXITED = 2;
+const FAILED = 3;
+
+// Spawn failures that Node reports with an 'error' event naming the file;
+// it throws the others from spawn().
+const RUNTIME_ERRORS = new Set(['EACCES', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENOENT']);
+
+// Child fd kinds, as in src/request.rs.
+const K_PIPE = 0;
+const K_IGNORE = 1;
+const K_INHERIT = 2;
+const K_FD = 3;
+const HEADER = 6;
+const FLAG_CWD = 1;
+const FLAG_DETACHED = 2;
+const FLAG_UID = 4;
+const FLAG_GID = 8;
+
+// The request's numbers, reused by every spawn (grown when a call maps
+// more fds).
+let io = new Int32Array(HEADER + 2 * 16);
+
+// On Node's main thread process.env *is* the process environment (writes
+// go through setenv), so an unset `env` lets the addon use its snapshot of
+// it instead of enumerating process.env here (~30 µs with 35 variables).
+// A worker's process.env is a copy, and Bun's and Deno's are their own
+// objects: there, the pairs are built from process.env as Node does.
+const envIsEnviron = isMainThread && !process.versions.bun && !process.versions.deno;
+
+function validatedPath(value, name) {
+  let path = value;
+  if (typeof path !== 'string') {
+    if (path instanceof URL) path = fileURLToPath(path);
+    else if (path instanceof Uint8Array) path = Buffer.from(path.buffer, path.byteOffset, path.byteLength).toString();
+    else throw errors.invalidArgType(name, ['string', 'Buffer', 'URL'], value);
+  }
+  if (path.includes('\u0000')) {
+    throw errors.invalidArgValue(name, path, 'must be a string, Uint8Array, or URL without null bytes');
+  }
+  return path;
+}
+
+// A value as the child will see it: strings as they are, anything else
+// through String(); a NUL ends it, as it would end a C string.
+function asArg(value) {
+  const s = typeof value === 'string' ? value : String(value);
+  const nul = s.indexOf('\u0000');
+  return nul === -1 ? s : s.slice(0, nul);
+}
+
+// spawn()'s arguments → what ChildProcess#spawn needs, with Node's checks
+// in Node's order (so the first of several problems is the one reported).
+function normalizeSpawnArguments(file, args, options) {
+  errors.validateString(file, 'file');
+  errors.validateNoNul(file, 'file');
+  if (file.length === 0) throw errors.invalidArgValue('file', file, 'cannot be empty');
+  if (Array.isArray(args)) args = args.slice();
+  else if (args == null) args = [];
+  else if (typeof args !== 'object') throw errors.invalidArgType('args', 'object', args);
+  else {
+    options = args;
+    args = [];
+  }
+  for (let i = 0; i < args.length; i++) errors.validateNoNul(args[i], `args[${i}]`);
+  if (options === undefined) options = {};
+  else errors.validateObject(options, 'options');
+
+  let cwd = options.cwd;
+  if (cwd != null) cwd = validatedPath(cwd, 'options.cwd');
+  if (options.detached != null) errors.validateBoolean(options.detached, 'options.detached');
+  if (options.uid != null && !errors.isInt32(options.uid)) throw errors.invalidArgType('options.uid', 'int32', options.uid);
+  if (options.gid != null && !errors.isInt32(options.gid)) throw errors.invalidArgType('options.gid', 'int32', options.gid);
+  const shell = options.shell;
+  if (shell != null && typeof shell !== 'boolean' && typeof shell !== 'string') {
+    throw errors.invalidArgType('options.shell', ['boolean', 'string'], shell);
+  }
+  if (options.argv0 != null) {
+    errors.validateString(options.argv0, 'options.argv0');
+    errors.validateNoNul(options.argv0, 'options.argv0');
+  }
+  if (options.windowsHide != null) errors.validateBoolean(options.windowsHide, 'options.windowsHide');
+  if (options.windowsVerbatimArguments != null) {
+    errors.validateBoolean(options.windowsVerbatimArguments, 'options.windowsVerbatimArguments');
+  }
+
+  if (shell) {
+    errors.validateNoNul(shell, 'options.shell');
+    const command = [file, ...args].join(' ');
+    file = typeof shell === 'string' ? shell : '/bin/sh';
+    args = ['-c', command];
+  }
+  args.unshift(typeof options.argv0 === 'string' ? options.argv0 : file);
+
+  let envPairs = null;
+  if (options.env || !envIsEnviron) {
+    const env = options.env || process.env;
+    envPairs = [];
+    for (const key in env) {
+      const value = env[key];
+      if (value === undefined) continue;
+      errors.validateNoNul(key, `options.env['${key}']`);
+      errors.validateNoNul(value, `options.env['${key}']`);
+      envPairs.push(`${key}=${value}`);
+    }
+  }
+
+  return {
+    ...options,
+    file,
+    args,
+    cwd,
+    envPairs,
+    detached: !!options.detached,
+  };
+}
+
+// options.stdio → [kinds, args]; throws Node's errors for bad entries.
+function normalizeStdio(stdio) {
+  if (stdio == null) stdio = 'pipe';
+  if (typeof stdio === 'string') {
+    if (stdio !== 'ignore' && stdio !== 'pipe' && stdio !== 'inherit' && stdio !== 'overlapped') {
+      throw errors.invalidArgValue('stdio', stdio);
+    }
+    stdio = [stdio, stdio, stdio];
+  } else if (!Array.isArray(stdio)) {
+    throw errors.invalidArgValue('stdio', stdio);
+  }
+  const n = Math.max(stdio.length, 3);
+  const kinds = new Array(n);
+  const args = new Array(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    let entry = stdio[i];
+    if (entry == null) entry = i < 3 ? 'pipe' : 'ignore';
+    if (entry === 'pipe' || entry === 'overlapped') kinds[i] = K_PIPE;
+    else if (entry === 'ignore') kinds[i] = K_IGNORE;
+    else if (entry === 'inherit') kinds[i] = K_INHERIT;
+    else if (entry === 'ipc') throw errors.ipcUnsupported();
+    else if (typeof entry === 'number' || (typeof entry === 'object' && typeof entry.fd === 'number')) {
+      const fd = typeof entry === 'number' ? entry : entry.fd;
+      // A negative fd is "nothing", which is /dev/null for 0-2.
+      if (fd < 0) kinds[i] = K_IGNORE;
+      else {
+        kinds[i] = K_FD;
+        args[i] = fd;
+      }
+    } else if (typeof entry === 'string' || ArrayBuffer.isView(entry)) {
+      throw errors.invalidSyncForkInput(entry);
+    } else {
+      throw errors.invalidArgValue('stdio', entry);
+    }
+  }
+  return [kinds, args];
+}
+
+// After the child's exit: streams nobody reads are drained so that they
+// reach their end and close (and with them the child).
+function flushStdio(child) {
+  const stdio = child.stdio;
+  if (stdio == null) return;
+  for (const stream of stdio) {
+    if (!stream || !stream.readable) continue;
+    const state = stream._readableState;
+    const listened = state
+      ? state.readableListening
+      : stream.readableFlowing !== null || stream.listenerCount('data') > 0 || stream.listenerCount('readable') > 0;
+    if (!listened) stream.resume();
+  }
+}
+
+function maybeClose(child) {
+  child._closesGot++;
+  if (child._closesGot === child._closesNeeded) child.emit('close', child.exitCode, child.signalCode);
+}
+
+class ChildProcess extends EventEmitter {
+  constructor() {
+    super();
+    this._closesNeeded = 1;
+    this._closesGot = 0;
+    this.connected = false;
+    this.signalCode = null;
+    this.exitCode = null;
+    this.killed = false;
+    this.spawnfile = null;
+    this.spawnargs = [];
+    this.stdin = null;
+    this.stdout = null;
+    this.stderr = null;
+    this.stdio = null;
+    this._id = 0;
+    this._state = PENDING;
+    this._pid = undefined;
+    this._errno = 0;
+    this._live = false;
+    this._refed = true;
+    this._spawnEmitted = false;
+    this._failureEmitted = false;
+    this._guarded = null;
+  }
+
+  // The pid. Node knows it when spawn() returns; here the spawner thread
+  // may not have reported yet, and then reading it waits for that (the
+  // spawn is already under way: a few tens of microseconds at most).
+  get pid() {
+    if (this._state === PENDING && this._id !== 0) {
+      this._settle(addon.waitSpawn(this._id));
+      // The events stay asynchronous: a listener added after this read
+      // still gets them.
+      process.nextTick(() => this._emitSettled());
+    }
+    return this._pid;
+  }
+
+  set pid(value) {
+    this._pid = value;
+  }
+
+  spawn(options) {
+    errors.validateObject(options, 'options');
+    const [kinds, fdArgs] = normalizeStdio(options.stdio);
+    errors.validateString(options.file, 'options.file');
+    this.spawnfile = options.file;
+    if (options.args === undefined) this.spawnargs = [];
+    else if (!Array.isArray(options.args)) throw errors.invalidArgType('options.args', 'Array', options.args);
+    else this.spawnargs = options.args;
+    const argv = this.spawnargs.length > 0 ? this.spawnargs : [this.spawnfile];
+
+    const nfds = kinds.length;
+    if (io.length < HEADER + 2 * nfds) io = new Int32Array(HEADER + 2 * nfds);
+    let strings = `${asArg(this.spawnfile)}\u0000${options.cwd != null ? asArg(options.cwd) : ''}`;
+    for (let i = 0; i < argv.length; i++) strings += `\u0000${asArg(argv[i])}`;
+    const envPairs = options.envPairs;
+    if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${asArg(envPairs[i])}`;
+    io[0] = argv.length;
+    io[1] = envPairs != null ? envPairs.length : -1;
+    let flags = 0;
+    if (options.cwd != null) flags |= FLAG_CWD;
+    if (options.detached) flags |= FLAG_DETACHED;
+    if (options.uid != null) {
+      flags |= FLAG_UID;
+      io[3] = options.uid;
+    }
+    if (options.gid != null) {
+      flags |= FLAG_GID;
+      io[4] = options.gid;
+    }
+    io[2] = flags;
+    io[5] = nfds;
+    for (let i = 0; i < nfds; i++) {
+      io[HEADER + 2 * i] = kinds[i];
+      io[HEADER + 2 * i + 1] = fdArgs[i];
+    }
+
+    const id = addon.spawn(strings, io);
+    if (id < 0) {
+      const err = errors.errnoError(id, 'spawn');
+      if (!RUNTIME_ERRORS.has(err.code)) throw err;
+      // Like Node: the 'error' comes on the next tick, and the child has
+      // no streams.
+      this._state = FAILED;
+      this._errno = id;
+      this.stdio = kinds.map(() => null);
+      process.nextTick(() => this._emitFailure());
+      return id;
+    }
+
+    this._id = id;
+    children.set(id, this);
+    this._live = true;
+    hold(1);
+
+    const stdio = new Array(nfds).fill(null);
+    for (let i = 0; i < nfds; i++) {
+      if (kinds[i] !== K_PIPE) continue;
+      const fd = io[HEADER + 2 * i + 1];
+      const socket = new net.Socket({ fd, readable: i > 0, writable: true });
+      stdio[i] = socket;
+      if (i > 0) {
+        this._closesNeeded++;
+        socket.on('close', () => {
+          if (this._state !== FAILED) maybeClose(this);
+        });
+        this._guard(socket);
+      }
+    }
+    this.stdio = stdio;
+    this.stdin = stdio[0];
+    this.stdout = stdio[1];
+    this.stderr = stdio[2];
+    return 0;
+  }
+
+  // Data on a stream of a pending child proves the spawn happened: settle
+  // first, so that 'spawn' comes before the data as in Node.
+  _guard(socket) {
+    const child = this;
+    const push = socket.push;
+    socket.push = function pushAfterSettling(chunk, encoding) {
+      if (child._state === PENDING) {
+        child._settle(addon.waitSpawn(child._id));
+        child._emitSettled();
+      }
+      return push.call(this, chunk, encoding);
+    };
+    (this._guarded ||= []).push(socket);
+  }
+
+  // Records the spawn's outcome: a pid (> 0) or -errno (< 0).
+  _settle(result) {
+    if (this._state !== PENDING || result === 0) return;
+    if (result > 0) {
+      this._pid = result;
+      this._state = RUNNING;
+    } else {
+      this._errno = result;
+      this._state = FAILED;
+    }
+    if (this._guarded !== null) {
+      for (const socket of this._guarded) delete socket.push;
+      this._guarded = null;
+    }
+  }
+
+  _emitSettled() {
+    if (this._state === FAILED) this._emitFailure();
+    else this._emitSpawn();
+  }
+
+  _emitSpawn() {
+    if (this._spawnEmitted || this._state === PENDING || this._state === FAILED) return;
+    this._spawnEmitted = true;
+    this.emit('spawn');
+  }
+
+  _release() {
+    if (!this._live) return;
+    this._live = false;
+    if (this._refed) hold(-1);
+  }
+
+  _emitFailure() {
+    if (this._failureEmitted) return;
+    this._failureEmitted = true;
+    this._release();
+    const code = errors.errnoName(this._errno);
+    let err;
+    if (RUNTIME_ERRORS.has(code)) {
+      err = errors.errnoError(this._errno, `spawn ${this.spawnfile}`);
+      err.path = this.spawnfile;
+      err.spawnargs = this.spawnargs.slice(1);
+    } else {
+      // Node throws these from spawn(); they can only be known later here.
+      err = errors.errnoError(this._errno, 'spawn');
+    }
+    this.exitCode = this._errno;
+    // The streams never had a child on the other end.
+    if (this.stdio) for (const stream of this.stdio) if (stream) stream.destroy();
+    this._closesNeeded = 1;
+    this._closesGot = 0;
+    this.emit('error', err);
+    maybeClose(this);
+  }
+
+  _onExit(code, signal) {
+    this._emitSpawn();
+    this._state = EXITED;
+    this._release();
+    if (signal > 0) this.signalCode = errors.signalNames.get(signal) || signal;
+    else if (code >= 0) this.exitCode = code;
+    if (this.stdin) this.stdin.destroy();
+    this.emit('exit', this.exitCode, this.signalCode);
+    process.nextTick(flushStdio, this);
+    maybeClose(this);
+  }
+
+  kill(sig) {
+    const signal = sig === 0 ? 0 : errors.toSignalNumber(sig === undefined ? 'SIGTERM' : sig);
+    if (this._state === PENDING && this._id !== 0) {
+      this._settle(addon.waitSpawn(this._id));
+      // 'spawn' before whatever the signal leads to ('exit', an AbortError).
+      this._emitSettled();
+    }
+    if (this._state !== RUNNING) return false;
+    const result = addon.kill(this._id, signal);
+    if (result === 0) {
+      this.killed = true;
+      return true;
+    }
+    const err = errors.errnoError(result, 'kill');
+    if (err.code === 'ESRCH') return false;
+    if (err.code === 'EINVAL' || err.code === 'ENOSYS') throw err;
+    this.emit('error', err);
+    return false;
+  }
+
+  ref() {
+    if (this._refed) return;
+    this._refed = true;
+    if (this._live) hold(1);
+  }
+
+  unref() {
+    if (!this._refed) return;
+    this._refed = false;
+    if (this._live) hold(-1);
+  }
+}
+
+if (typeof Symbol.dispose === 'symbol') {
+  ChildProcess.prototype[Symbol.dispose] = function dispose() {
+    if (!this.killed) this.kill();
+  };
+}
+
+function abortChild(child, killSignal, reason) {
+  try {
+    if (child.kill(killSignal)) child.emit('error', new errors.AbortError(undefined, { cause: reason }));
+  } catch (err) {
+    child.emit('error', err);
+  }
+}
+
+function spawn(file, args, options) {
+  options = normalizeSpawnArguments(file, args, options);
+  errors.validateTimeout(options.timeout);
+  errors.validateAbortSignal(options.signal, 'options.signal');
+  const killSignal = errors.sanitizeKillSignal(options.killSignal);
+  const child = new ChildProcess();
+  child.spawn(options);
+
+  if (options.timeout > 0) {
+    let timer = setTimeout(() => {
+      timer = null;
+      try {
+        child.kill(killSignal);
+      } catch (err) {
+        child.emit('error', err);
+      }
+    }, options.timeout);
+    child.once('exit', () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    });
+  }
+
+  const signal = options.signal;
+  if (signal) {
+    const onAbort = () => abortChild(child, killSignal, signal.reason);
+    if (signal.aborted) process.nextTick(onAbort);
+    else {
+      signal.addEventListener('abort', onAbort, { once: true });
+      child.once('exit', () => signal.removeEventListener('abort', onAbort));
+    }
+  }
+  return child;
+}
+
+module.exports = {
+  ChildProcess,
+  spawn,
+  normalizeSpawnArguments,
+};

@@ -1,0 +1,252 @@
+'use strict';
+// Errors shaped like node:child_process's: the same classes, `code`s and
+// message wording (the tests compare them with Node's for the same calls),
+// built only from public APIs so that they work on Bun and Deno too.
+
+const util = require('node:util');
+const os = require('node:os');
+
+const errnoNames = new Map(Object.entries(os.constants.errno).map(([name, n]) => [n, name]));
+const signalNames = new Map(Object.entries(os.constants.signals).map(([name, n]) => [n, name]));
+const signalNumbers = os.constants.signals;
+
+// The errno name for a negative errno (`-2` → 'ENOENT').
+function errnoName(errno) {
+  if (typeof util.getSystemErrorName === 'function') {
+    try {
+      return util.getSystemErrorName(errno);
+    } catch {
+      // Fall through to the table.
+    }
+  }
+  return errnoNames.get(-errno) || `Unknown system error ${errno}`;
+}
+
+// Sets `code`, and a stack header naming it as Node's errors do
+// ("TypeError [ERR_X]: message").
+function withCode(err, code) {
+  err.code = code;
+  if (typeof err.stack === 'string') {
+    const head = `${err.name}: ${err.message}`;
+    if (err.stack.startsWith(head)) {
+      err.stack = `${err.name} [${code}]: ${err.message}${err.stack.slice(head.length)}`;
+    }
+  }
+  return err;
+}
+
+function describeValue(value) {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'function') return `function ${value.name}`;
+  if (typeof value === 'object') {
+    const ctor = value.constructor;
+    if (ctor && ctor.name) return `an instance of ${ctor.name}`;
+    return util.inspect(value, { depth: -1 });
+  }
+  let shown = util.inspect(value, { colors: false });
+  if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+  return `type ${typeof value} (${shown})`;
+}
+
+const primitiveTypes = new Set([
+  'string', 'function', 'number', 'object', 'Function', 'Object', 'boolean', 'bigint', 'symbol',
+]);
+
+function listOf(items, last = 'or') {
+  if (items.length === 1) return items[0];
+  if (items.length === 2) return `${items[0]} ${last} ${items[1]}`;
+  return `${items.slice(0, -1).join(', ')}, ${last} ${items[items.length - 1]}`;
+}
+
+function expectedText(expected) {
+  const types = [];
+  const classes = [];
+  const others = [];
+  for (const e of Array.isArray(expected) ? expected : [expected]) {
+    if (primitiveTypes.has(e)) types.push(e.toLowerCase());
+    else if (/^([A-Z][a-z0-9]*)+$/.test(e)) classes.push(e);
+    else others.push(e);
+  }
+  const parts = [];
+  if (types.length > 0) parts.push(`${types.length > 1 ? 'one of type' : 'of type'} ${listOf(types)}`);
+  if (classes.length > 0) parts.push(`an instance of ${listOf(classes)}`);
+  if (others.length > 0) {
+    if (others.length > 1) parts.push(`one of ${listOf(others)}`);
+    else parts.push(`${others[0].toLowerCase() !== others[0] ? 'an ' : ''}${others[0]}`);
+  }
+  return parts.join(' or ');
+}
+
+function invalidArgType(name, expected, actual) {
+  const what = name.endsWith(' argument') ? name : `"${name}" ${name.includes('.') ? 'property' : 'argument'}`;
+  return withCode(
+    new TypeError(`The ${what} must be ${expectedText(expected)}. Received ${describeValue(actual)}`),
+    'ERR_INVALID_ARG_TYPE',
+  );
+}
+
+function invalidArgValue(name, value, reason = 'is invalid') {
+  let shown = util.inspect(value);
+  if (shown.length > 128) shown = `${shown.slice(0, 128)}...`;
+  const kind = name.includes('.') ? 'property' : 'argument';
+  return withCode(new TypeError(`The ${kind} '${name}' ${reason}. Received ${shown}`), 'ERR_INVALID_ARG_VALUE');
+}
+
+function withSeparators(digits) {
+  let out = '';
+  let i = digits.length;
+  const start = digits[0] === '-' ? 1 : 0;
+  for (; i >= start + 4; i -= 3) out = `_${digits.slice(i - 3, i)}${out}`;
+  return `${digits.slice(0, i)}${out}`;
+}
+
+function outOfRange(name, range, value) {
+  let shown;
+  if (Number.isInteger(value) && Math.abs(value) > 2 ** 32) shown = withSeparators(String(value));
+  else if (typeof value === 'bigint') {
+    shown = String(value);
+    if (value > 2n ** 32n || value < -(2n ** 32n)) shown = withSeparators(shown);
+    shown += 'n';
+  } else shown = util.inspect(value);
+  return withCode(
+    new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${shown}`),
+    'ERR_OUT_OF_RANGE',
+  );
+}
+
+function unknownSignal(signal) {
+  return withCode(new TypeError(util.format('Unknown signal: %s', signal)), 'ERR_UNKNOWN_SIGNAL');
+}
+
+function maxBufferExceeded(stream) {
+  return withCode(new RangeError(`${stream} maxBuffer length exceeded`), 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER');
+}
+
+function invalidSyncForkInput(value) {
+  return withCode(
+    new TypeError(
+      `Asynchronous forks do not support Buffer, TypedArray, DataView or string input: ${util.inspect(value)}`,
+    ),
+    'ERR_INVALID_SYNC_FORK_INPUT',
+  );
+}
+
+// stdio 'ipc' needs Node's own IPC channel, which this package does not have.
+function ipcUnsupported() {
+  return withCode(
+    new TypeError(
+      "fastspawn: stdio 'ipc' is not supported (no IPC channel); use node:child_process's fork() or spawn() for it",
+    ),
+    'ERR_FASTSPAWN_IPC_UNSUPPORTED',
+  );
+}
+
+// An error from a system call, as Node reports one: message
+// "<syscall> <CODE>", `errno` negative, then `code` and `syscall`.
+function errnoError(errno, syscall) {
+  const code = errnoName(errno);
+  const err = new Error(`${syscall} ${code}`);
+  err.errno = errno;
+  err.code = code;
+  err.syscall = syscall;
+  return err;
+}
+
+class AbortError extends Error {
+  constructor(message = 'The operation was aborted', options = undefined) {
+    super(message, options);
+    this.code = 'ABORT_ERR';
+    this.name = 'AbortError';
+  }
+}
+
+// Validators, with Node's names and messages.
+
+function validateString(value, name) {
+  if (typeof value !== 'string') throw invalidArgType(name, 'string', value);
+}
+
+function validateObject(value, name) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidArgType(name, 'object', value);
+}
+
+function validateBoolean(value, name) {
+  if (typeof value !== 'boolean') throw invalidArgType(name, 'boolean', value);
+}
+
+function validateFunction(value, name) {
+  if (typeof value !== 'function') throw invalidArgType(name, 'function', value);
+}
+
+function validateNoNul(value, name) {
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    throw invalidArgValue(name, value, 'must be a string without null bytes');
+  }
+}
+
+function isInt32(value) {
+  return value === (value | 0);
+}
+
+function validateTimeout(timeout) {
+  if (timeout != null && !(Number.isInteger(timeout) && timeout >= 0)) {
+    throw outOfRange('timeout', 'an unsigned integer', timeout);
+  }
+}
+
+function validateMaxBuffer(maxBuffer) {
+  if (maxBuffer != null && !(typeof maxBuffer === 'number' && maxBuffer >= 0)) {
+    throw outOfRange('options.maxBuffer', 'a positive number', maxBuffer);
+  }
+}
+
+function validateAbortSignal(signal, name) {
+  if (
+    signal !== undefined &&
+    (signal === null || typeof signal !== 'object' || !('aborted' in signal))
+  ) {
+    throw invalidArgType(name, 'AbortSignal', signal);
+  }
+}
+
+// A signal name or number → its number (Node's rules: names in any case,
+// numbers only if they name a signal).
+function toSignalNumber(signal) {
+  if (typeof signal === 'number' && signalNames.has(signal)) return signal;
+  if (typeof signal === 'string') {
+    const n = signalNumbers[signal.toUpperCase()];
+    if (n !== undefined) return n;
+  }
+  throw unknownSignal(signal);
+}
+
+function sanitizeKillSignal(killSignal) {
+  if (typeof killSignal === 'string' || typeof killSignal === 'number') return toSignalNumber(killSignal);
+  if (killSignal != null) throw invalidArgType('options.killSignal', ['string', 'number'], killSignal);
+  return undefined;
+}
+
+module.exports = {
+  AbortError,
+  errnoError,
+  errnoName,
+  invalidArgType,
+  invalidArgValue,
+  invalidSyncForkInput,
+  ipcUnsupported,
+  isInt32,
+  maxBufferExceeded,
+  outOfRange,
+  sanitizeKillSignal,
+  signalNames,
+  toSignalNumber,
+  unknownSignal,
+  validateAbortSignal,
+  validateBoolean,
+  validateFunction,
+  validateMaxBuffer,
+  validateNoNul,
+  validateObject,
+  validateString,
+  validateTimeout,
+};

@@ -1,0 +1,73 @@
+'use strict';
+// The addon, and the routing of its event batches to ChildProcess objects.
+//
+// The native side reports through one threadsafe function per JS thread:
+// each call hands over every record queued since the last one, as an
+// Int32Array of [kind, id, a, b] records (see src/events.rs).
+
+const path = require('node:path');
+
+const SPAWNED = 1;
+const FAILED = 2;
+const EXITED = 3;
+
+function load() {
+  const file = process.env.FASTSPAWN_NODE_ADDON || path.join(__dirname, '..', 'fastspawn.node');
+  try {
+    return require(file);
+  } catch (err) {
+    err.message = `fastspawn: cannot load the native addon ${file} (build it with \`npm run build\` in bindings/node): ${err.message}`;
+    throw err;
+  }
+}
+
+const addon = load();
+
+// id → ChildProcess, for the children whose end JS has not seen yet.
+const children = new Map();
+// Children that keep the event loop alive (ref'd and not finished).
+let refs = 0;
+
+function hold(delta) {
+  const before = refs;
+  refs += delta;
+  if (before === 0 && refs > 0) addon.setRef(true);
+  else if (before > 0 && refs === 0) addon.setRef(false);
+}
+
+function onEvents(batch) {
+  // First every child's new state, then the events: a listener of one
+  // record that looks at another child of the same batch (its pid, say)
+  // finds it up to date, and never asks the native side about an id whose
+  // end it has already forgotten.
+  const n = batch.length;
+  for (let i = 0; i < n; i += 4) {
+    const child = children.get(batch[i + 1] >>> 0);
+    if (child === undefined) continue;
+    const kind = batch[i];
+    if (kind === SPAWNED) child._settle(batch[i + 2]);
+    else if (kind === FAILED) child._settle(-batch[i + 2]);
+  }
+  for (let i = 0; i < n; i += 4) {
+    const id = batch[i + 1] >>> 0;
+    const child = children.get(id);
+    if (child === undefined) continue;
+    const kind = batch[i];
+    if (kind === SPAWNED) child._emitSpawn();
+    else if (kind === FAILED) {
+      children.delete(id);
+      child._emitFailure();
+    } else if (kind === EXITED) {
+      children.delete(id);
+      child._onExit(batch[i + 2], batch[i + 3]);
+    }
+  }
+}
+
+addon.init(onEvents);
+
+module.exports = {
+  addon,
+  children,
+  hold,
+};
