@@ -11,6 +11,7 @@
 // which has then already finished the clone).
 
 const EventEmitter = require('node:events');
+const fs = require('node:fs');
 const net = require('node:net');
 const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
@@ -48,6 +49,21 @@ let io = new Int32Array(HEADER + 2 * 16);
 // A worker's process.env is a copy, and Bun's and Deno's are their own
 // objects: there, the pairs are built from process.env as Node does.
 const envIsEnviron = isMainThread && !process.versions.bun && !process.versions.deno;
+
+// Bun's net.Socket ignores an `fd` option (it never reads from it), while
+// its fs streams read and write any fd: on Bun the parent's ends are fs
+// streams (readable for the child's output fds, writable for its stdin).
+const isBun = typeof process.versions.bun === 'string';
+
+// The parent's end of child fd `i`, as a stream.
+function pipeEnd(fd, i) {
+  if (isBun) {
+    return i === 0
+      ? fs.createWriteStream(null, { fd, autoClose: true })
+      : fs.createReadStream(null, { fd, autoClose: true });
+  }
+  return new net.Socket({ fd, readable: i > 0, writable: true });
+}
 
 function validatedPath(value, name) {
   let path = value;
@@ -295,7 +311,7 @@ class ChildProcess extends EventEmitter {
     for (let i = 0; i < nfds; i++) {
       if (kinds[i] !== K_PIPE) continue;
       const fd = io[HEADER + 2 * i + 1];
-      const socket = new net.Socket({ fd, readable: i > 0, writable: true });
+      const socket = pipeEnd(fd, i);
       stdio[i] = socket;
       if (i > 0) {
         this._closesNeeded++;

@@ -1,0 +1,83 @@
+'use strict';
+// Smoke test of the package under whichever runtime runs this file (Node,
+// Bun, Deno): spawn with piped stdio, stdin round trip, a missing program,
+// exec with a shell, kill. Prints one line per check and a summary; exits
+// non-zero if a check failed or the addon cannot be loaded.
+//
+//   node test/smoke.js | bun test/smoke.js | deno run -A test/smoke.js
+
+const runtime = typeof Bun !== 'undefined' ? `bun ${Bun.version}` : typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : `node ${process.version}`;
+
+let fastspawn;
+try {
+  fastspawn = require('..');
+} catch (err) {
+  console.log(`${runtime}: cannot load the package: ${err && err.message}`);
+  process.exit(1);
+}
+
+// A runtime whose event loop empties before the checks finish (a stream
+// that never ends, an event that never comes) must not pass silently.
+let finished = false;
+process.exitCode = 1;
+process.on('exit', () => {
+  if (!finished) console.log(`${runtime}: the checks did not finish (the event loop ran out of work)`);
+});
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail) {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'ok' : 'FAIL'} - ${name}${ok ? '' : `: ${detail}`}`);
+}
+
+function run(file, args, input) {
+  return new Promise((resolve) => {
+    const child = fastspawn.spawn(file, args);
+    const events = [];
+    let out = '';
+    child.on('spawn', () => events.push('spawn'));
+    child.on('error', (err) => events.push(`error ${err.code}`));
+    child.on('exit', (code, signal) => events.push(`exit ${code} ${signal}`));
+    if (child.stdout) child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code, signal) => {
+      events.push(`close ${code} ${signal}`);
+      resolve({ child, out, events });
+    });
+    if (input !== undefined) child.stdin.end(input);
+  });
+}
+
+async function main() {
+  const echo = await run('echo', ['hi', 'there']);
+  check('echo: output', echo.out === 'hi there\n', JSON.stringify(echo.out));
+  check('echo: events', echo.events.join(',') === 'spawn,exit 0 null,close 0 null', echo.events.join(','));
+  check('echo: pid', Number.isInteger(echo.child.pid) && echo.child.pid > 0, echo.child.pid);
+
+  const cat = await run('cat', [], 'round trip');
+  check('stdin round trip', cat.out === 'round trip', JSON.stringify(cat.out));
+
+  const missing = await run('fastspawn-no-such-program', ['a']);
+  check('missing program', missing.events.join(',') === 'error ENOENT,close -2 null', missing.events.join(','));
+
+  const sleeper = fastspawn.spawn('sleep', ['10']);
+  const exited = new Promise((resolve) => sleeper.on('exit', (code, signal) => resolve(signal)));
+  check('kill returns true', sleeper.kill() === true, 'false');
+  const signal = await exited;
+  check('killed by SIGTERM', signal === 'SIGTERM', signal);
+
+  const out = await new Promise((resolve) =>
+    fastspawn.exec('echo $((6 * 7))', (err, stdout) => resolve(err ? String(err) : stdout)),
+  );
+  check('exec with a shell', out === '42\n', JSON.stringify(out));
+
+  finished = true;
+  console.log(`${runtime}: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+main().catch((err) => {
+  console.log(`${runtime}: ${err && err.stack}`);
+  process.exitCode = 1;
+});
