@@ -415,8 +415,9 @@ class ChildProcess extends EventEmitter {
     const signal = sig === 0 ? 0 : errors.toSignalNumber(sig === undefined ? 'SIGTERM' : sig);
     if (this._state === PENDING && this._id !== 0) {
       this._settle(addon.waitSpawn(this._id));
-      // 'spawn' before whatever the signal leads to ('exit', an AbortError).
-      this._emitSettled();
+      // As for `pid`: the events stay asynchronous ('spawn' still comes
+      // before the 'exit' the signal leads to, which is a later batch).
+      process.nextTick(() => this._emitSettled());
     }
     if (this._state !== RUNNING) return false;
     const result = addon.kill(this._id, signal);
@@ -452,7 +453,11 @@ if (typeof Symbol.dispose === 'symbol') {
 
 function abortChild(child, killSignal, reason) {
   try {
-    if (child.kill(killSignal)) child.emit('error', new errors.AbortError(undefined, { cause: reason }));
+    const sent = child.kill(killSignal);
+    // Node has emitted 'spawn' by now (the abort comes a tick or more
+    // after spawn()): so does this, before the AbortError.
+    child._emitSettled();
+    if (sent) child.emit('error', new errors.AbortError(undefined, { cause: reason }));
   } catch (err) {
     child.emit('error', err);
   }
