@@ -161,6 +161,7 @@ function execFile(file, args, options, callback) {
 
 function normalizeExecArgs(command, options, callback) {
   errors.validateString(command, 'command');
+  errors.validateNoNul(command, 'command');
   if (typeof options === 'function') {
     callback = options;
     options = undefined;
