@@ -3,6 +3,10 @@
 //
 // Runner node-spawn measures child_process.spawn as Node programs use it,
 // stdio inherited. libuv forks (released versions) on the event-loop thread.
+// Runner node-fastspawn makes the same calls to the fastspawn npm package
+// (bindings/node; build it first: make -C bindings/node build), whose spawn
+// runs on fastspawn's spawner threads; in spawn mode the clock covers the
+// N spawn() calls, which only queue the spawns.
 // wait mode: each iteration awaits the child's 'exit' event, so the clock
 // covers spawn + the event loop noticing SIGCHLD and reaping. spawn mode: the
 // clock covers only the N synchronous spawn() calls; the 'exit' events are
@@ -15,12 +19,13 @@
 // Wall time: process.hrtime.bigint() (CLOCK_MONOTONIC); CPU: process.cpuUsage().
 'use strict';
 
-const { spawn } = require('child_process');
 const fs = require('fs');
+const path = require('path');
 
-const RUNNER = 'node-spawn';
+const RUNNERS = ['node-spawn', 'node-fastspawn'];
+let RUNNER = 'node-peer';
 const USAGE =
-  'usage: node-peer --runner node-spawn --mode wait|spawn --n N [--warmup W]\n' +
+  'usage: node-peer --runner node-spawn|node-fastspawn --mode wait|spawn --n N [--warmup W]\n' +
   '                 [--rss-mib M] [--set-env] [--extra-fds K] [--samples] -- CHILD [CHILD_ARGS...]';
 
 function usage(why) {
@@ -55,7 +60,7 @@ function parseArgs(argv) {
     } else usage(`unknown option '${a}'`);
   }
   opts.child = argv.slice(i);
-  if (opts.runner !== RUNNER) usage(`unknown runner '${opts.runner}'`);
+  if (!RUNNERS.includes(opts.runner)) usage(`unknown runner '${opts.runner}'`);
   if (opts.mode !== 'wait' && opts.mode !== 'spawn') usage('--mode must be wait or spawn');
   if (!(opts.n >= 1)) usage('--n must be >= 1');
   if (opts.asyncMode !== undefined) usage('--async-mode applies only to async runners');
@@ -74,8 +79,19 @@ function exited(child) {
   });
 }
 
+function loadSpawn(runner) {
+  if (runner === 'node-spawn') return require('child_process').spawn;
+  try {
+    return require(path.join(__dirname, '..', '..', '..', 'bindings', 'node')).spawn;
+  } catch (err) {
+    return fail('load', err);
+  }
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  RUNNER = o.runner;
+  const spawn = loadSpawn(o.runner);
 
   // --rss-mib: make M MiB resident before anything else (64 MiB chunks).
   const keep = [];

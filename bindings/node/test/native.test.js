@@ -1,0 +1,155 @@
+'use strict';
+// The addon and its JS glue (src/, lib/native.js): spawns happen off the JS
+// thread, nothing leaks (fds, zombies, registry entries), the inherited
+// environment follows process.env, workers get their own event channel.
+
+const { describe, it, before } = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
+
+const { fastspawn, nodeCp, openFds, outcome, zombies } = require('../testlib/helpers');
+const { addon } = require('../lib/native');
+
+async function quiesce() {
+  // Streams close on their own ticks after 'close': let them.
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('native side', () => {
+  before(() => addon.debug(true));
+
+  it('spawns on a fastspawn pool thread with the clone3 engine, never the JS thread', async () => {
+    const child = fastspawn.spawn('true');
+    await outcome(child);
+    const [thread, engine] = addon.debugInfo(child._id);
+    assert.match(thread, /^fastspawn-\d+$/);
+    assert.equal(engine, 'Clone3');
+    // The JS thread is not a pool thread: the main thread's name is the
+    // process's (node), and pool threads are named fastspawn-N.
+    assert.doesNotMatch(require('node:fs').readFileSync('/proc/thread-self/comm', 'utf8'), /^fastspawn-/);
+  });
+
+  it('no fd leaks after 1,000 spawns with piped stdio', async () => {
+    await quiesce();
+    const before = openFds();
+    for (let round = 0; round < 10; round++) {
+      const runs = [];
+      for (let i = 0; i < 100; i++) runs.push(outcome(fastspawn.spawn('echo', [String(i)])));
+      for (const r of await Promise.all(runs)) assert.equal(r.events.at(-1), 'close 0 null');
+    }
+    await quiesce();
+    assert.deepEqual(openFds(), before);
+    assert.equal(addon.liveChildren(), 0);
+  });
+
+  it('no fd leaks after failed spawns (missing program, missing cwd, bad fd)', async () => {
+    await quiesce();
+    const before = openFds();
+    const runs = [];
+    for (let i = 0; i < 100; i++) {
+      runs.push(outcome(fastspawn.spawn('fastspawn-no-such-program', [], { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] })));
+      runs.push(outcome(fastspawn.spawn('true', [], { cwd: '/fastspawn-no-such-dir' })));
+    }
+    for (const r of await Promise.all(runs)) assert.match(r.events[0], /^error ENOENT$/);
+    for (let i = 0; i < 50; i++) {
+      assert.throws(() => fastspawn.spawn('true', [], { stdio: ['pipe', 'pipe', 'pipe', 'pipe', 999] }), { code: 'EBADF' });
+    }
+    await quiesce();
+    assert.deepEqual(openFds(), before);
+    assert.equal(addon.liveChildren(), 0);
+  });
+
+  it('no zombies: every child is reaped, also those killed and those never waited for', async () => {
+    const children = [];
+    for (let i = 0; i < 50; i++) children.push(fastspawn.spawn('sleep', ['30'], { stdio: 'ignore' }));
+    for (let i = 0; i < 50; i++) children.push(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+    const closed = children.map((c) => new Promise((resolve) => c.on('close', resolve)));
+    for (const c of children.slice(0, 50)) c.kill('SIGKILL');
+    await Promise.all(closed);
+    assert.deepEqual(zombies(), []);
+    assert.equal(addon.liveChildren(), 0);
+  });
+
+  it('kill() goes through the pidfd: after the child was reaped it signals nothing', async () => {
+    const child = fastspawn.spawn('true', [], { stdio: 'ignore' });
+    const pid = child.pid;
+    await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(child.kill('SIGKILL'), false);
+    assert.equal(addon.kill(child._id, 9), -3); // -ESRCH: unknown to the registry
+    assert.ok(pid > 0);
+  });
+
+  it('the inherited environment follows process.env (set, change, delete)', async () => {
+    const read = async () => (await outcome(fastspawn.spawn('sh', ['-c', 'echo "${FASTSPAWN_ENV_T-unset}"']))).stdout;
+    assert.equal(await read(), 'unset\n');
+    process.env.FASTSPAWN_ENV_T = 'one';
+    assert.equal(await read(), 'one\n');
+    process.env.FASTSPAWN_ENV_T = 'two';
+    assert.equal(await read(), 'two\n');
+    delete process.env.FASTSPAWN_ENV_T;
+    assert.equal(await read(), 'unset\n');
+  });
+
+  it('works from a worker thread (its own event channel), with its process.env copy', async () => {
+    const index = JSON.stringify(path.join(__dirname, '..', 'index.js'));
+    const code = `
+      const { parentPort } = require('node:worker_threads');
+      process.env.FASTSPAWN_WORKER_ONLY = 'worker';
+      const cp = require(${index});
+      cp.execFile('sh', ['-c', 'echo "$FASTSPAWN_WORKER_ONLY"'], (err, out) => parentPort.postMessage(err ? String(err) : out));
+    `;
+    const worker = new Worker(code, { eval: true });
+    const message = await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    assert.equal(message, 'worker\n');
+    assert.equal(process.env.FASTSPAWN_WORKER_ONLY, undefined);
+  });
+
+  it('the JS thread is free while children start: a timer keeps firing during 200 spawns', async () => {
+    // Not a timing assertion: only that spawning does not run on the
+    // event loop's thread, seen as the loop turning during the burst.
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const runs = [];
+    for (let i = 0; i < 200; i++) runs.push(outcome(fastspawn.spawn('true')));
+    await Promise.all(runs);
+    clearInterval(timer);
+    assert.ok(ticks > 0);
+  });
+});
+
+describe('bench peer runner node-fastspawn (bench/peers/node/peer.js)', () => {
+  const peer = path.join(__dirname, '..', '..', '..', 'bench', 'peers', 'node', 'peer.js');
+  for (const mode of ['wait', 'spawn']) {
+    it(`--mode ${mode} reports one JSON line`, () => {
+      const r = nodeCp.spawnSync(
+        process.execPath,
+        [peer, '--runner', 'node-fastspawn', '--mode', mode, '--n', '20', '--warmup', '2', '--extra-fds', '2', '--set-env', '--samples', '--', '/bin/true'],
+        { encoding: 'utf8', timeout: 60000 },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const lines = r.stdout.trim().split('\n');
+      assert.equal(lines.length, 1);
+      const report = JSON.parse(lines[0]);
+      assert.equal(report.runner, 'node-fastspawn');
+      assert.equal(report.mode, mode);
+      assert.equal(report.n, 20);
+      assert.ok(Number.isInteger(report.total_ns) && report.total_ns > 0);
+      assert.equal(report.samples_ns.length, 20);
+    });
+  }
+
+  it('a missing child: exit 1 with a message naming the runner', () => {
+    const r = nodeCp.spawnSync(process.execPath, [peer, '--runner', 'node-fastspawn', '--mode', 'wait', '--n', '3', '--', '/fastspawn-missing'], {
+      encoding: 'utf8',
+      timeout: 60000,
+    });
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /node-fastspawn/);
+  });
+});
