@@ -2,13 +2,13 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools clean
+.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-test clean
 
 all: test
 
 ## test: everything CI runs: lint, unit and behaviour tests of every engine,
-## the peers' smoke test, and a quick run of the whole benchmark
-test: lint unit peers-check bench-smoke
+## the peers' smoke test, a quick run of the whole benchmark, and the npm package
+test: lint unit peers-check bench-smoke node-test
 
 lint:
 	$(CARGO) fmt --all --check
@@ -16,6 +16,11 @@ lint:
 
 unit:
 	$(CARGO) test --workspace --all-features --locked
+
+## node-test: the npm package (bindings/node): npm ci, the addon (release),
+## eslint, node --test, and the smoke test under Bun and Deno
+node-test:
+	$(MAKE) -C bindings/node check CARGO=$(CARGO)
 
 ## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers,
 ## and the HTTP servers (Go, Rust; Deno and Bun from npm) into target/peers/http
