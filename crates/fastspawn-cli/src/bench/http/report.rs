@@ -82,6 +82,23 @@ fn workload_label(workload: &str) -> &'static str {
     }
 }
 
+/// Short names that fit under the chart's bars.
+fn short(server: &str) -> &str {
+    match server {
+        "node-baseline" => "Node",
+        "deno-baseline" => "Deno",
+        "bun-baseline" => "Bun",
+        "go-net-http" => "Go",
+        "rust-tokio" => "Rust tokio",
+        "node-cluster" => "cluster",
+        "node-worker-threads" => "threads",
+        "node-child-process" => "fork pool",
+        "node-fastspawn" => "Node+fs",
+        "rust-fastspawn" => "Rust+fs",
+        other => other,
+    }
+}
+
 fn is_node(server: &str) -> bool {
     server.starts_with("node-")
 }
@@ -221,9 +238,9 @@ pub fn charts(ms: &[Measurement]) -> Vec<Chart> {
         })
         .collect();
     vec![Chart {
-        title: "Requests per second, a process per request (hey -c 30)".into(),
+        title: "Requests per second, a process per request (fs: fastspawn)".into(),
         kind: ChartKind::Bar,
-        x: present.iter().map(|s| s.to_string()).collect(),
+        x: present.iter().map(|s| short(s).to_string()).collect(),
         series,
         y_unit: "/s".into(),
     }]
@@ -332,15 +349,7 @@ mod tests {
         assert!(goals[1].starts_with("node-fastspawn / node-baseline req/s: echo 4.75x"));
         assert!(goals[2].contains("echo 0.50 ms, cat –"));
         let chart = &charts(&ms)[0];
-        assert_eq!(
-            chart.x,
-            [
-                "node-baseline",
-                "deno-baseline",
-                "rust-tokio",
-                "node-fastspawn"
-            ]
-        );
+        assert_eq!(chart.x, ["Node", "Deno", "Rust tokio", "Node+fs"]);
         assert_eq!(chart.series[1].1, [300.0, 0.0, 1500.0, 0.0]);
     }
 
