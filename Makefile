@@ -2,7 +2,7 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-test clean
+.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-addon node-test clean
 
 all: test
 
@@ -32,14 +32,18 @@ peers:
 http-tools:
 	$(MAKE) -C bench/http tools
 
+## node-addon: bindings/node's addon, loaded by the node-fastspawn runner and HTTP server
+node-addon:
+	$(MAKE) -C bindings/node build CARGO=$(CARGO)
+
 peers-check:
 	bash bench/peers/check.sh
 
-bench-smoke: peers
+bench-smoke: peers node-addon
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench --quick --out target/bench-smoke
 
 ## bench: the full benchmark report into bench/results/<date>-<kernel>/
-bench: peers http-tools
+bench: peers http-tools node-addon
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench
 
 clean:
