@@ -36,8 +36,8 @@ pub const ABOUT: &str = "The Val Town post's HTTP servers that spawn one process
 pub const CONNECTIONS: u64 = 30;
 
 /// The servers, in the order of the table: the post's first table, then
-/// its variants, then fastspawn's.
-pub const SERVERS: [&str; 10] = [
+/// its variants, then fastspawn's, then the no-spawn control.
+pub const SERVERS: [&str; 11] = [
     "node-baseline",
     "deno-baseline",
     "bun-baseline",
@@ -48,6 +48,7 @@ pub const SERVERS: [&str; 10] = [
     "node-child-process",
     "node-fastspawn",
     "rust-fastspawn",
+    "node-no-spawn",
 ];
 
 /// What each server is, for the table's notes.
@@ -67,6 +68,9 @@ pub fn describe(server: &str) -> &'static str {
             "`node baseline.mjs --spawn-module bindings/node`: the baseline with fastspawn's spawn"
         }
         "rust-fastspawn" => "Rust hyper + fastspawn::tokio, stdout streamed as the body",
+        "node-no-spawn" => {
+            "`node no-spawn.mjs`: a control that answers from memory and spawns nothing (Node's own HTTP cost: the ceiling for any Node spawn library)"
+        }
         _ => "",
     }
 }
@@ -287,7 +291,11 @@ fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Laun
         exists(&p, "`make peers` runs npm ci in bench/http").map(|()| p)
     };
     Ok(match server {
-        "node-baseline" | "node-cluster" | "node-worker-threads" | "node-child-process" => {
+        "node-baseline"
+        | "node-cluster"
+        | "node-worker-threads"
+        | "node-child-process"
+        | "node-no-spawn" => {
             let file = format!("{}.mjs", server.trim_start_matches("node-"));
             js(node()?, vec![script(&file)], &[])
         }

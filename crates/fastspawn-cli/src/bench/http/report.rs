@@ -95,6 +95,7 @@ fn short(server: &str) -> &str {
         "node-child-process" => "fork pool",
         "node-fastspawn" => "Node+fs",
         "rust-fastspawn" => "Rust+fs",
+        "node-no-spawn" => "no spawn",
         other => other,
     }
 }
@@ -130,15 +131,23 @@ fn goals(ms: &[Measurement]) -> Vec<String> {
             ));
         }
         if let Some(s) = per_workload(&r(ms, "node-fastspawn", "node-baseline")) {
+            let ceiling = per_workload(&r(ms, "rust-tokio", "node-baseline"))
+                .map_or(String::new(), |c| {
+                    format!("; rust-tokio / node-baseline: {c}")
+                });
             lines.push(format!(
-                "node-fastspawn / node-baseline req/s: {s} (goal >= 3x)"
+                "node-fastspawn / node-baseline req/s: {s} (goal >= 3x){ceiling}"
             ));
         }
-        if let Some(s) = per_workload(&|w| {
-            event_loop_ms(find(ms, "node-fastspawn", w)).map(|s| format!("{:.2} ms", s.median))
-        }) {
+        let eld = |server: &'static str| {
+            move |w: &str| event_loop_ms(find(ms, server, w)).map(|s| format!("{:.2} ms", s.median))
+        };
+        if let Some(s) = per_workload(&eld("node-fastspawn")) {
+            let control = per_workload(&eld("node-no-spawn")).map_or(String::new(), |c| {
+                format!("; the no-spawn control under the same load: {c}")
+            });
             lines.push(format!(
-                "node-fastspawn event-loop delay p99 under load: {s} (goal <= 1 ms)"
+                "node-fastspawn event-loop delay p99 under load: {s} (goal <= 1 ms){control}"
             ));
         }
     } else if let Some(s) = per_workload(&r(ms, "node-baseline", "rust-tokio")) {
