@@ -221,7 +221,8 @@ class ChildProcess extends EventEmitter {
     this.killed = false;
     this.spawnfile = null;
     this.spawnargs = [];
-    this.stdin = null;
+    this._stdin = null;
+    this._stdinFd = -1;
     this.stdout = null;
     this.stderr = null;
     this.stdio = null;
@@ -231,26 +232,52 @@ class ChildProcess extends EventEmitter {
     this._errno = 0;
     this._live = false;
     this._refed = true;
+    this._known = false;
     this._spawnEmitted = false;
     this._failureEmitted = false;
     this._guarded = null;
+    this._heldEnds = null;
   }
 
   // The pid. Node knows it when spawn() returns; here the spawner thread
   // may not have reported yet, and then reading it waits for that (the
   // spawn is already under way: a few tens of microseconds at most).
   get pid() {
-    if (this._state === PENDING && this._id !== 0) {
-      this._settle(addon.waitSpawn(this._id));
-      // The events stay asynchronous: a listener added after this read
-      // still gets them.
-      process.nextTick(() => this._emitSettled());
-    }
+    this._settleNow();
     return this._pid;
   }
 
   set pid(value) {
     this._pid = value;
+  }
+
+  // stdin's socket is made when first used: most children started by a
+  // server never get input, and a socket costs ~25 µs to make and destroy.
+  get stdin() {
+    if (this._stdin === undefined) {
+      if (this._stdinFd >= 0) {
+        this._stdin = pipeEnd(this._stdinFd, 0);
+      } else {
+        // Asked for after the child ended: a destroyed stream, as Node's is by then.
+        this._stdin = new net.Socket();
+        this._stdin.destroy();
+      }
+      this._stdinFd = -1;
+    }
+    return this._stdin;
+  }
+
+  set stdin(value) {
+    this._stdin = value;
+  }
+
+  // Closes stdin: the socket if it was made, else the fd.
+  _closeStdin() {
+    if (this._stdin) this._stdin.destroy();
+    else if (this._stdinFd >= 0) {
+      fs.closeSync(this._stdinFd);
+      this._stdinFd = -1;
+    }
   }
 
   spawn(options) {
@@ -297,6 +324,7 @@ class ChildProcess extends EventEmitter {
       // no streams.
       this._state = FAILED;
       this._errno = id;
+      this._known = true;
       this.stdio = kinds.map(() => null);
       process.nextTick(() => this._emitFailure());
       return id;
@@ -311,31 +339,50 @@ class ChildProcess extends EventEmitter {
     for (let i = 0; i < nfds; i++) {
       if (kinds[i] !== K_PIPE) continue;
       const fd = io[HEADER + 2 * i + 1];
+      if (i === 0) {
+        this._stdinFd = fd;
+        this._stdin = undefined;
+        Object.defineProperty(stdio, 0, {
+          configurable: true,
+          enumerable: true,
+          get: () => this.stdin,
+          set: (value) => {
+            Object.defineProperty(stdio, 0, { value, writable: true, enumerable: true, configurable: true });
+          },
+        });
+        continue;
+      }
       const socket = pipeEnd(fd, i);
       stdio[i] = socket;
-      if (i > 0) {
-        this._closesNeeded++;
-        socket.on('close', () => {
-          if (this._state !== FAILED) maybeClose(this);
-        });
-        this._guard(socket);
-      }
+      this._closesNeeded++;
+      socket.on('close', () => {
+        if (this._state !== FAILED) maybeClose(this);
+      });
+      this._guard(socket);
     }
     this.stdio = stdio;
-    this.stdin = stdio[0];
     this.stdout = stdio[1];
     this.stderr = stdio[2];
     return 0;
   }
 
-  // Data on a stream of a pending child proves the spawn happened: settle
-  // first, so that 'spawn' comes before the data as in Node.
+  // Data on a stream of a pending child proves that the program runs (the
+  // child writes nothing before its execve succeeded): 'spawn' is emitted
+  // before the data, as in Node, without waiting for the spawner thread's
+  // report. An end of stream proves nothing (a failed spawn closes the
+  // child's end too): it is held back until the report comes.
   _guard(socket) {
     const child = this;
     const push = socket.push;
-    socket.push = function pushAfterSettling(chunk, encoding) {
+    socket.push = function pushAfterSpawn(chunk, encoding) {
       if (child._state === PENDING) {
-        child._settle(addon.waitSpawn(child._id));
+        const result = addon.trySpawn(child._id);
+        if (result !== 0) child._settle(result);
+        else if (chunk !== null) child._settleRunning();
+        else {
+          (child._heldEnds ||= []).push(this);
+          return false;
+        }
         child._emitSettled();
       }
       return push.call(this, chunk, encoding);
@@ -343,25 +390,54 @@ class ChildProcess extends EventEmitter {
     (this._guarded ||= []).push(socket);
   }
 
+  _unguard() {
+    if (this._guarded === null) return;
+    for (const socket of this._guarded) delete socket.push;
+    this._guarded = null;
+  }
+
   // Records the spawn's outcome: a pid (> 0) or -errno (< 0).
   _settle(result) {
-    if (this._state !== PENDING || result === 0) return;
     if (result > 0) {
       this._pid = result;
-      this._state = RUNNING;
-    } else {
+      this._known = true;
+      if (this._state === PENDING) this._state = RUNNING;
+    } else if (result < 0 && this._state === PENDING) {
       this._errno = result;
+      this._known = true;
       this._state = FAILED;
     }
-    if (this._guarded !== null) {
-      for (const socket of this._guarded) delete socket.push;
-      this._guarded = null;
-    }
+    if (this._state !== PENDING) this._unguard();
+  }
+
+  // Running, seen from its output; the pid comes with the report.
+  _settleRunning() {
+    this._state = RUNNING;
+    this._unguard();
+  }
+
+  // Waits for the spawner thread's report if it has not come yet.
+  _settleNow() {
+    if (this._known || this._id === 0) return;
+    this._settle(addon.waitSpawn(this._id));
+    // The events stay asynchronous: a listener added after this still
+    // gets them ('spawn' still comes before the 'exit' that follows, which
+    // is a later batch).
+    process.nextTick(() => this._emitSettled());
   }
 
   _emitSettled() {
-    if (this._state === FAILED) this._emitFailure();
-    else this._emitSpawn();
+    if (this._state === FAILED) {
+      this._emitFailure();
+      return;
+    }
+    if (this._state === PENDING) return;
+    this._emitSpawn();
+    const held = this._heldEnds;
+    if (held) {
+      this._heldEnds = null;
+      for (const stream of held) stream.push(null);
+    }
   }
 
   _emitSpawn() {
@@ -392,7 +468,8 @@ class ChildProcess extends EventEmitter {
     }
     this.exitCode = this._errno;
     // The streams never had a child on the other end.
-    if (this.stdio) for (const stream of this.stdio) if (stream) stream.destroy();
+    this._closeStdin();
+    if (this.stdio) for (let i = 1; i < this.stdio.length; i++) if (this.stdio[i]) this.stdio[i].destroy();
     this._closesNeeded = 1;
     this._closesGot = 0;
     this.emit('error', err);
@@ -400,12 +477,12 @@ class ChildProcess extends EventEmitter {
   }
 
   _onExit(code, signal) {
-    this._emitSpawn();
+    this._emitSettled();
     this._state = EXITED;
     this._release();
     if (signal > 0) this.signalCode = errors.signalNames.get(signal) || signal;
     else if (code >= 0) this.exitCode = code;
-    if (this.stdin) this.stdin.destroy();
+    this._closeStdin();
     this.emit('exit', this.exitCode, this.signalCode);
     process.nextTick(flushStdio, this);
     maybeClose(this);
@@ -413,12 +490,7 @@ class ChildProcess extends EventEmitter {
 
   kill(sig) {
     const signal = sig === 0 ? 0 : errors.toSignalNumber(sig === undefined ? 'SIGTERM' : sig);
-    if (this._state === PENDING && this._id !== 0) {
-      this._settle(addon.waitSpawn(this._id));
-      // As for `pid`: the events stay asynchronous ('spawn' still comes
-      // before the 'exit' the signal leads to, which is a later batch).
-      process.nextTick(() => this._emitSettled());
-    }
+    this._settleNow();
     if (this._state !== RUNNING) return false;
     const result = addon.kill(this._id, signal);
     if (result === 0) {

@@ -53,7 +53,7 @@ function onEvents(batch) {
     const child = children.get(id);
     if (child === undefined) continue;
     const kind = batch[i];
-    if (kind === SPAWNED) child._emitSpawn();
+    if (kind === SPAWNED) child._emitSettled();
     else if (kind === FAILED) {
       children.delete(id);
       child._emitFailure();

@@ -14,7 +14,7 @@
 //! - `spawn(strings, io)`: see `request.rs`; returns the child's id, or
 //!   `-errno` when the request could not even be queued (EMFILE, EBADF).
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
-//!   `-errno`.
+//!   `-errno`; `trySpawn(id)` the same without waiting (0 while pending).
 //! - `kill(id, signal)`: 0 or `-errno`.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
@@ -74,16 +74,27 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
             None => return Err(Error::from_reason(err.to_string())),
         },
     };
-    let id = registry::add(events);
-    fastspawn::Pool::global().spawn(command, move |result| registry::settle(id, result));
+    let id = registry::next_id();
+    let pending = registry::Pending::new(id, events);
+    fastspawn::Pool::global().spawn(command, move |result| {
+        pending.settle(match result {
+            Ok(child) => registry::Outcome::Spawned(child),
+            Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
+        })
+    });
     Ok(i64::from(id))
 }
 
-/// Blocks until the spawn of `id` is settled: its pid, `-errno`, or 0 for
-/// an unknown id.
+/// Blocks until the spawn of `id` is settled: its pid, or `-errno`.
 #[napi]
 pub fn wait_spawn(id: u32) -> i32 {
     registry::wait_settled(id)
+}
+
+/// The spawn's outcome if it is settled (pid or `-errno`), else 0.
+#[napi]
+pub fn try_spawn(id: u32) -> i32 {
+    registry::try_settled(id)
 }
 
 /// Sends `signal` to child `id`: 0 or `-errno`.

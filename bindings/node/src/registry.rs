@@ -1,13 +1,14 @@
 //! Every child the addon started, from the `spawn` call on the JS thread
 //! until its JS side has seen how it ended.
 //!
-//! An entry is `Pending` until a spawner thread settles it (`Running` or
-//! `Failed`); the waiter thread moves a `Running` child to `Exited` after
-//! reaping it. The entry of a finished child is removed when its last
+//! A child has no entry while its spawn is pending; the spawner thread
+//! makes it when it settles the spawn (`Running` or `Failed`), and the
+//! waiter thread moves a `Running` child to `Exited` after reaping it. The entry of a finished child is removed when its last
 //! message is handed to JS (`forget_finished`), so an id JS asks about is
 //! either known here or already final on the JS side.
 
 use std::collections::HashMap;
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard};
 
@@ -16,7 +17,6 @@ use fastspawn::Child;
 use crate::events::{Events, Kind};
 
 pub enum State {
-    Pending,
     Running { pid: i32, child: Child },
     Exited { pid: i32 },
     Failed { errno: i32 },
@@ -36,7 +36,7 @@ pub struct Registry {
 static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::default);
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
 
-/// Whether to record which thread and engine started each child.
+/// Whether to record which thread and engine start each child.
 pub static DEBUG: AtomicBool = AtomicBool::new(false);
 /// id → (spawning thread's name, engine), while `DEBUG` is on.
 static DEBUG_INFO: LazyLock<Mutex<HashMap<u32, (String, String)>>> =
@@ -46,60 +46,97 @@ fn lock() -> MutexGuard<'static, HashMap<u32, Entry>> {
     REGISTRY.entries.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Registers a new pending child and returns its id (never 0).
-pub fn add(events: Arc<Events>) -> u32 {
-    let mut id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    if id == 0 {
-        id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+/// A new child id (never 0). The JS thread takes no lock for it: the entry
+/// is made by the spawner thread when the spawn is settled, and until then
+/// an id without an entry is pending.
+pub fn next_id() -> u32 {
+    loop {
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        if id != 0 {
+            return id;
+        }
     }
-    lock().insert(
-        id,
-        Entry {
-            state: State::Pending,
-            events,
-        },
-    );
-    id
 }
 
-/// A spawner thread's result for `id`: records it, wakes whoever waits for
-/// it, posts it to the child's JS thread, and has the waiter watch it.
-pub fn settle(id: u32, result: fastspawn::Result<Child>) {
+/// How a spawn attempt ended.
+pub enum Outcome {
+    Spawned(Child),
+    Failed(i32),
+}
+
+/// Settles `id` with the failure "the spawner thread gave up" if it is
+/// dropped unsettled: a spawn that panicked still reaches JS.
+pub struct Pending {
+    id: u32,
+    events: Option<Arc<Events>>,
+}
+
+impl Pending {
+    pub fn new(id: u32, events: Arc<Events>) -> Pending {
+        Pending {
+            id,
+            events: Some(events),
+        }
+    }
+
+    /// A spawner thread's result: records it (the JS thread may be
+    /// waiting for it), posts it to the child's JS thread, and has the
+    /// waiter watch a started child.
+    pub fn settle(mut self, outcome: Outcome) {
+        if let Some(events) = self.events.take() {
+            settle(self.id, events, outcome);
+        }
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(events) = self.events.take() {
+            settle(self.id, events, Outcome::Failed(libc::EIO));
+        }
+    }
+}
+
+fn settle(id: u32, events: Arc<Events>, outcome: Outcome) {
     if DEBUG.load(Ordering::Relaxed) {
         let thread = std::thread::current().name().unwrap_or("").to_string();
-        let engine = match &result {
-            Ok(child) => format!("{:?}", child.engine()),
-            Err(_) => String::new(),
+        let engine = match &outcome {
+            Outcome::Spawned(child) => format!("{:?}", child.engine()),
+            Outcome::Failed(_) => String::new(),
         };
         DEBUG_INFO
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(id, (thread, engine));
     }
-    let mut entries = lock();
-    let Some(entry) = entries.get_mut(&id) else {
-        return;
-    };
-    let events = Arc::clone(&entry.events);
-    match result {
-        Ok(child) => {
+    match outcome {
+        Outcome::Spawned(child) => {
             let pid = child.id() as i32;
-            entry.state = State::Running { pid, child };
-            // The spawn message goes out before the waiter can see the
-            // exit, so JS always gets them in that order. The pidfd is
-            // watched while the registry is locked: it stays open until
-            // the waiter reaps the child, which needs this lock.
-            events.post(Kind::Spawned, id, pid, 0);
-            if let State::Running { child, .. } = &entry.state {
-                crate::waiter::watch(id, child.pidfd());
-            }
-            drop(entries);
+            let pidfd = child.pidfd().map(|fd| fd.as_raw_fd());
+            let state = State::Running { pid, child };
+            lock().insert(
+                id,
+                Entry {
+                    state,
+                    events: Arc::clone(&events),
+                },
+            );
             REGISTRY.settled.notify_all();
+            // The spawn message goes out before the waiter can see the
+            // exit, so JS always gets them in that order. No system call
+            // is made with the registry locked: a thread preempted while
+            // holding it would stall the JS thread.
+            events.post(Kind::Spawned, id, pid, 0);
+            crate::waiter::watch(id, pidfd);
         }
-        Err(err) => {
-            let errno = err.raw_os_error().unwrap_or(libc::EINVAL);
-            entry.state = State::Failed { errno };
-            drop(entries);
+        Outcome::Failed(errno) => {
+            lock().insert(
+                id,
+                Entry {
+                    state: State::Failed { errno },
+                    events: Arc::clone(&events),
+                },
+            );
             REGISTRY.settled.notify_all();
             events.post(Kind::Failed, id, errno, 0);
         }
@@ -144,31 +181,39 @@ pub fn forget_finished(batch: &[i32]) {
     }
 }
 
-/// Blocks until `id` is settled: its pid (> 0), `-errno` if the spawn
-/// failed, or 0 if the id is unknown.
-pub fn wait_settled(id: u32) -> i32 {
-    let mut entries = lock();
-    loop {
-        match entries.get(&id).map(|e| &e.state) {
-            None => return 0,
-            Some(State::Pending) => {
-                entries = REGISTRY
-                    .settled
-                    .wait(entries)
-                    .unwrap_or_else(|e| e.into_inner());
-            }
-            Some(State::Running { pid, .. }) | Some(State::Exited { pid }) => return *pid,
-            Some(State::Failed { errno }) => return -errno,
-        }
+fn settled_result(state: &State) -> i32 {
+    match state {
+        State::Running { pid, .. } | State::Exited { pid } => *pid,
+        State::Failed { errno } => -errno,
     }
 }
 
-/// Sends `signal` to `id` through its pidfd: 0, or `-errno` (`-ESRCH` once
-/// it was reaped or never started). Waits for a pending spawn to settle.
-pub fn kill(id: u32, signal: i32) -> i32 {
-    if wait_settled(id) <= 0 {
-        return -libc::ESRCH;
+/// The outcome of `id` if it is settled: its pid (> 0) or `-errno`; 0 while
+/// it is pending. Never waits.
+pub fn try_settled(id: u32) -> i32 {
+    lock().get(&id).map_or(0, |e| settled_result(&e.state))
+}
+
+/// Blocks until `id` is settled: its pid (> 0) or `-errno`. Only for ids
+/// whose end JS has not seen (an id settles exactly once, and its entry
+/// stays until JS got its last message).
+pub fn wait_settled(id: u32) -> i32 {
+    let mut entries = lock();
+    loop {
+        if let Some(entry) = entries.get(&id) {
+            return settled_result(&entry.state);
+        }
+        entries = REGISTRY
+            .settled
+            .wait(entries)
+            .unwrap_or_else(|e| e.into_inner());
     }
+}
+
+/// Sends `signal` to `id` through its pidfd: 0, or `-errno` (`-ESRCH` if
+/// it was reaped, never started, or is not settled: the JS side settles a
+/// child, waiting if need be, before it signals it).
+pub fn kill(id: u32, signal: i32) -> i32 {
     let mut entries = lock();
     match entries.get_mut(&id).map(|e| &mut e.state) {
         Some(State::Running { child, .. }) => match child.send_signal(signal) {

@@ -10,6 +10,13 @@
 //!    JS thread making the call, and the threadsafe function belongs to
 //!    that environment (both come from the same `#[napi]` call).
 //! 3. Nothing here keeps a pointer past the call.
+//! 4. A child's pidfd, passed by number from the spawner thread to
+//!    [`borrow_pidfd`], is open: it is owned by the child's registry entry
+//!    and closed only when the waiter reaps the child, which it can do only
+//!    after the watch that borrows it.
+//! 5. The process environment (`environ`) is read only on a JS thread, as
+//!    `getenv` would; Node changes it (`process.env.X = ...`) only on the
+//!    main JS thread, so a read there never overlaps a change made by JS.
 
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
@@ -24,6 +31,45 @@ pub fn dup_cloexec(fd: RawFd) -> io::Result<OwnedFd> {
     // and nothing else happens.
     let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
     Ok(rustix::io::fcntl_dupfd_cloexec(borrowed, 0)?)
+}
+
+/// The pidfd `fd` of a child that is not yet watched, for `epoll_ctl`.
+pub fn borrow_pidfd(fd: RawFd) -> BorrowedFd<'static> {
+    // SAFETY: invariant 4: the pidfd stays open until the child is reaped,
+    // which cannot happen before the watch that uses this borrow is made;
+    // epoll keeps no reference to the number.
+    unsafe { BorrowedFd::borrow_raw(fd) }
+}
+
+unsafe extern "C" {
+    static environ: *const *const libc::c_char;
+}
+
+/// A fingerprint of the process environment: the address of the `environ`
+/// array and of every entry in it. `setenv`, `unsetenv` and `putenv` change
+/// at least one of them (glibc never rewrites an entry's string in place;
+/// a string it reuses for a later `setenv` of the same `NAME=VALUE` has the
+/// same contents), so an unchanged fingerprint means unchanged contents.
+pub fn environ_fingerprint() -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |value: usize| {
+        hash = (hash ^ value as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    // SAFETY: invariant 5: nothing changes `environ` while this reads it;
+    // it is NULL or a NULL-terminated array of pointers, of which only the
+    // values are read (never the strings).
+    unsafe {
+        let array = environ;
+        mix(array as usize);
+        if !array.is_null() {
+            let mut entry = array;
+            while !(*entry).is_null() {
+                mix(*entry as usize);
+                entry = entry.add(1);
+            }
+        }
+    }
+    hash
 }
 
 /// `napi_ref_threadsafe_function` / `napi_unref_threadsafe_function`:

@@ -5,7 +5,7 @@
 //!
 //! A child without a pidfd (kernels before 5.3) is polled every 20 ms.
 
-use std::os::fd::{BorrowedFd, OwnedFd};
+use std::os::fd::{OwnedFd, RawFd};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -36,13 +36,15 @@ fn waiter() -> &'static Waiter {
     })
 }
 
-/// Starts watching child `id` (through `pidfd` when it has one).
-pub fn watch(id: u32, pidfd: Option<BorrowedFd<'_>>) {
+/// Starts watching child `id`, through `pidfd` when it has one: the
+/// child's pidfd, which stays open until the child is reaped, and only
+/// this thread's watch leads to that.
+pub fn watch(id: u32, pidfd: Option<RawFd>) {
     let w = waiter();
     let added = pidfd.is_some_and(|fd| {
         epoll::add(
             &w.epoll,
-            fd,
+            crate::sys::borrow_pidfd(fd),
             epoll::EventData::new_u64(u64::from(id)),
             epoll::EventFlags::IN,
         )

@@ -1,0 +1,150 @@
+// Type declarations for the fastspawn npm package: the node:child_process
+// surface it implements (spawn, execFile, exec, ChildProcess), plus Node's
+// own synchronous functions and fork, re-exported.
+
+/// <reference types="node" />
+
+import type { EventEmitter } from 'node:events';
+import type { Readable, Stream, Writable } from 'node:stream';
+import type {
+  ExecException,
+  ExecFileOptions,
+  ExecOptions,
+  Serializable,
+  SendHandle,
+  MessageOptions,
+  StdioNull,
+  StdioPipe,
+} from 'node:child_process';
+
+export {
+  execFileSync,
+  execSync,
+  fork,
+  spawnSync,
+  ExecException,
+  ExecFileOptions,
+  ExecOptions,
+} from 'node:child_process';
+
+/** One entry of `options.stdio`. `'ipc'` is not supported (it throws). */
+export type StdioEntry =
+  | 'pipe'
+  | 'overlapped'
+  | 'ignore'
+  | 'inherit'
+  | number
+  | Stream
+  | { fd: number }
+  | null
+  | undefined;
+
+export interface SpawnOptions {
+  cwd?: string | URL | Buffer | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+  argv0?: string | undefined;
+  stdio?: 'pipe' | 'overlapped' | 'ignore' | 'inherit' | StdioEntry[] | undefined;
+  /** The child leads a new session (setsid). */
+  detached?: boolean | undefined;
+  uid?: number | undefined;
+  gid?: number | undefined;
+  /** `true` runs the command with `/bin/sh -c`; a string names the shell. */
+  shell?: boolean | string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Milliseconds after which the child gets `killSignal`. */
+  timeout?: number | undefined;
+  killSignal?: NodeJS.Signals | number | undefined;
+  /** Accepted and ignored (Linux only). */
+  windowsHide?: boolean | undefined;
+  /** Accepted and ignored (Linux only). */
+  windowsVerbatimArguments?: boolean | undefined;
+}
+
+/**
+ * A child process, with node:child_process's ChildProcess semantics.
+ *
+ * `pid` is known once a spawner thread has started the child; reading it
+ * before then waits for that (tens of microseconds). It is `undefined` when
+ * the spawn failed.
+ */
+export class ChildProcess extends EventEmitter {
+  stdin: Writable | null;
+  stdout: Readable | null;
+  stderr: Readable | null;
+  readonly stdio: Array<Readable | Writable | null>;
+  readonly pid?: number | undefined;
+  readonly killed: boolean;
+  readonly connected: false;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly spawnfile: string;
+  readonly spawnargs: string[];
+  /** Sends a signal through the child's pidfd; true if it was sent. */
+  kill(signal?: NodeJS.Signals | number): boolean;
+  ref(): void;
+  unref(): void;
+  /** Not supported: there is no IPC channel. */
+  send?(message: Serializable, sendHandle?: SendHandle, options?: MessageOptions, callback?: (error: Error | null) => void): boolean;
+
+  on(event: 'spawn', listener: () => void): this;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  on(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  on(event: 'error', listener: (err: Error) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+  once(event: 'spawn', listener: () => void): this;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: 'error', listener: (err: Error) => void): this;
+  once(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+export interface ChildProcessWithoutNullStreams extends ChildProcess {
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+}
+
+export interface SpawnOptionsWithStdioTuple<Stdin extends StdioNull | StdioPipe, Stdout extends StdioNull | StdioPipe, Stderr extends StdioNull | StdioPipe>
+  extends SpawnOptions {
+  stdio: [Stdin, Stdout, Stderr];
+}
+
+export function spawn(command: string, options?: SpawnOptions & { stdio?: 'pipe' | 'overlapped' | undefined }): ChildProcessWithoutNullStreams;
+export function spawn(command: string, args?: readonly string[], options?: SpawnOptions & { stdio?: 'pipe' | 'overlapped' | undefined }): ChildProcessWithoutNullStreams;
+export function spawn(command: string, options: SpawnOptions): ChildProcess;
+export function spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
+
+type ExecCallback<T> = (error: ExecException | null, stdout: T, stderr: T) => void;
+
+export function execFile(file: string, callback?: ExecCallback<string>): ChildProcess;
+export function execFile(file: string, args: readonly string[] | undefined | null, callback?: ExecCallback<string>): ChildProcess;
+export function execFile(file: string, options: ExecFileOptions & { encoding: 'buffer' | null }, callback?: ExecCallback<Buffer>): ChildProcess;
+export function execFile(
+  file: string,
+  args: readonly string[] | undefined | null,
+  options: ExecFileOptions & { encoding: 'buffer' | null },
+  callback?: ExecCallback<Buffer>,
+): ChildProcess;
+export function execFile(file: string, options: ExecFileOptions & { encoding?: BufferEncoding | undefined }, callback?: ExecCallback<string>): ChildProcess;
+export function execFile(
+  file: string,
+  args: readonly string[] | undefined | null,
+  options: ExecFileOptions & { encoding?: BufferEncoding | undefined },
+  callback?: ExecCallback<string>,
+): ChildProcess;
+export namespace execFile {
+  function __promisify__(file: string, args?: readonly string[] | null, options?: ExecFileOptions & { encoding?: BufferEncoding }): PromiseWithChild<{ stdout: string; stderr: string }>;
+  function __promisify__(file: string, args: readonly string[] | null | undefined, options: ExecFileOptions & { encoding: 'buffer' | null }): PromiseWithChild<{ stdout: Buffer; stderr: Buffer }>;
+}
+
+export function exec(command: string, callback?: ExecCallback<string>): ChildProcess;
+export function exec(command: string, options: ExecOptions & { encoding: 'buffer' | null }, callback?: ExecCallback<Buffer>): ChildProcess;
+export function exec(command: string, options: ExecOptions & { encoding?: BufferEncoding | undefined }, callback?: ExecCallback<string>): ChildProcess;
+export namespace exec {
+  function __promisify__(command: string, options?: ExecOptions & { encoding?: BufferEncoding }): PromiseWithChild<{ stdout: string; stderr: string }>;
+  function __promisify__(command: string, options: ExecOptions & { encoding: 'buffer' | null }): PromiseWithChild<{ stdout: Buffer; stderr: Buffer }>;
+}
+
+export interface PromiseWithChild<T> extends Promise<T> {
+  child: ChildProcess;
+}
