@@ -275,7 +275,7 @@ class ChildProcess extends EventEmitter {
   _closeStdin() {
     if (this._stdin) this._stdin.destroy();
     else if (this._stdinFd >= 0) {
-      fs.closeSync(this._stdinFd);
+      addon.closeFd(this._stdinFd);
       this._stdinFd = -1;
     }
   }

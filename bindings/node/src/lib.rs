@@ -16,6 +16,7 @@
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
 //!   `-errno`; `trySpawn(id)` the same without waiting (0 while pending).
 //! - `kill(id, signal)`: 0 or `-errno`.
+//! - `closeFd(fd)`: closes a pipe end JS never used.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
 
@@ -101,6 +102,13 @@ pub fn try_spawn(id: u32) -> i32 {
 #[napi]
 pub fn kill(id: u32, signal: i32) -> i32 {
     registry::kill(id, signal)
+}
+
+/// Closes the parent's end of a pipe that JS never wrapped in a stream
+/// (fs.closeSync cannot: Deno's takes only its own resource ids).
+#[napi]
+pub fn close_fd(fd: i32) {
+    sys::close_parent_end(fd);
 }
 
 /// Whether this JS thread's pending events keep its event loop alive.

@@ -14,7 +14,10 @@
 //!    [`borrow_pidfd`], is open: it is owned by the child's registry entry
 //!    and closed only when the waiter reaps the child, which it can do only
 //!    after the watch that borrows it.
-//! 5. The process environment (`environ`) is read only on a JS thread, as
+//! 5. An fd given to [`close_parent_end`] is the parent's end of a pipe
+//!    that this addon created and handed to JS, which never wrapped it in a
+//!    stream and drops the number after this call.
+//! 6. The process environment (`environ`) is read only on a JS thread, as
 //!    `getenv` would; Node changes it (`process.env.X = ...`) only on the
 //!    main JS thread, so a read there never overlaps a change made by JS.
 
@@ -31,6 +34,15 @@ pub fn dup_cloexec(fd: RawFd) -> io::Result<OwnedFd> {
     // and nothing else happens.
     let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
     Ok(rustix::io::fcntl_dupfd_cloexec(borrowed, 0)?)
+}
+
+/// Closes a pipe end the JS side never used (its stdin, say).
+pub fn close_parent_end(fd: RawFd) {
+    if fd >= 0 {
+        // SAFETY: invariant 5: the addon made this fd, JS owns it and gives
+        // it up here; nothing else refers to it.
+        drop(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) });
+    }
 }
 
 /// The pidfd `fd` of a child that is not yet watched, for `epoll_ctl`.
@@ -55,7 +67,7 @@ pub fn environ_fingerprint() -> u64 {
     let mut mix = |value: usize| {
         hash = (hash ^ value as u64).wrapping_mul(0x0000_0100_0000_01b3);
     };
-    // SAFETY: invariant 5: nothing changes `environ` while this reads it;
+    // SAFETY: invariant 6: nothing changes `environ` while this reads it;
     // it is NULL or a NULL-terminated array of pointers, of which only the
     // values are read (never the strings).
     unsafe {

@@ -77,6 +77,29 @@ describe('spawn, side by side with node:child_process', () => {
     assert.equal(digest, crypto.createHash('sha256').update(input).digest('hex'));
   });
 
+  it('stdin left untouched stays open until exit, then reads as a destroyed stream', async () => {
+    const r = await both(async (cp) => {
+      // cat waits on its stdin: it must not see an end before the kill.
+      const child = cp.spawn('cat');
+      await new Promise((resolve) => child.on('spawn', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const running = child.exitCode === null && child.signalCode === null;
+      child.kill();
+      const closed = await outcome(child);
+      return { running, closed, destroyed: child.stdin.destroyed, same: child.stdio[0] === child.stdin };
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn.closed.events, ['exit null SIGTERM', 'close null SIGTERM']);
+    assert.equal(r.fastspawn.running, true);
+  });
+
+  it('a child that writes nothing: its ends of stream wait for the spawn report', async () => {
+    for (let i = 0; i < 50; i++) {
+      const r = await outcome(fastspawn.spawn('true'));
+      assert.deepEqual(r.events, ['spawn', 'exit 0 null', 'close 0 null']);
+    }
+  });
+
   it('kill(): return values, killed, signalCode', async () => {
     const r = await both(async (cp) => {
       const child = cp.spawn('sleep', ['30']);

@@ -1,0 +1,12 @@
+// Type-checks index.d.ts against typical calls: `npm run typecheck`
+// (Deno's bundled TypeScript with @types/node; part of `make check`).
+import * as fsp from '../index.d.ts';
+const c: fsp.ChildProcessWithoutNullStreams = fsp.spawn('echo', ['hi']);
+c.stdout.on('data', (d: Buffer) => d.length);
+c.on('exit', (code: number | null, signal: NodeJS.Signals | null) => [code, signal]);
+const k: boolean = c.kill('SIGTERM');
+const p: number | undefined = c.pid;
+fsp.execFile('ls', ['-l'], { cwd: '/' }, (err, stdout: string, stderr: string) => [err, stdout, stderr]);
+fsp.exec('ls', { encoding: 'buffer' }, (err, stdout: Buffer) => [err, stdout]);
+fsp.spawn('x', [], { stdio: ['pipe', 'inherit', 3, 'ignore'], detached: true, uid: 1, timeout: 5, killSignal: 'SIGKILL' });
+export { k, p };
