@@ -59,7 +59,7 @@ pub const FASTSPAWN: [&str; 5] = [
     "fastspawn-posix-spawn",
     "fastspawn-fork",
 ];
-pub const OTHERS: [&str; 3] = ["go-os-exec", "python-popen", "node-spawn"];
+pub const OTHERS: [&str; 4] = ["go-os-exec", "python-popen", "node-spawn", "node-fastspawn"];
 
 /// What each experiment reproduces.
 pub fn about(name: &str) -> &'static str {
@@ -214,6 +214,7 @@ fn rss(opts: &Options, noop: &[String]) -> Experiment {
         "go-os-exec",
         "python-popen",
         "node-spawn",
+        "node-fastspawn",
         "fastspawn-auto",
     ];
     let mut cells = Vec::new();
@@ -509,7 +510,7 @@ fn parallel(opts: &Options, noop: &[String]) -> Experiment {
     }
 }
 
-pub const LANGS: [&str; 8] = [
+pub const LANGS: [&str; 9] = [
     "c-clone",
     "c-posix-spawn",
     "fastspawn-auto",
@@ -517,6 +518,7 @@ pub const LANGS: [&str; 8] = [
     "go-os-exec",
     "python-popen",
     "node-spawn",
+    "node-fastspawn",
     "c-fork",
 ];
 

@@ -710,6 +710,7 @@ pub fn charts(name: &str, ms: &[Measurement]) -> Vec<Chart> {
                 "rust-command-fds",
                 "python-popen",
                 "node-spawn",
+                "node-fastspawn",
                 "fastspawn-auto",
             ];
             let (xs, series) = series_over("rss_mib", &runners, &|_, us| us / 1e3);
@@ -892,6 +893,18 @@ pub fn headline(run: &Run) -> Vec<String> {
                 ));
             }
         }
+    }
+    // Node holding 1 GiB of Buffers against Node holding none.
+    let node_slowdown = |runner: &str| {
+        ratio(
+            per_spawn(find(&rss, runner, &[("rss_mib", "1024")])),
+            per_spawn(find(&rss, runner, &[("rss_mib", "0")])),
+        )
+    };
+    if let (Some(fs), Some(node)) = (node_slowdown("node-fastspawn"), node_slowdown("node-spawn")) {
+        lines.push(format!(
+            "Node holding 1 GiB of Buffers vs none, spawn+wait time: fastspawn package {fs:.2}x (goal <= 1.05), node:child_process {node:.1}x"
+        ));
     }
     let env = of("env");
     if let Some(r) = env_overhead(&env, "fastspawn-auto") {
