@@ -21,6 +21,7 @@ unit:
 ## eslint, node --test, and the smoke test under Bun and Deno
 node-test:
 	$(MAKE) -C bindings/node check CARGO=$(CARGO)
+	cd bench && ../bindings/node/node_modules/.bin/eslint -c eslint.config.mjs .
 
 ## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers,
 ## and the HTTP servers (Go, Rust; Deno and Bun from npm) into target/peers/http
