@@ -27,8 +27,12 @@
 //! burns at most one core, briefly); a job handed over while a thread
 //! watches is taken without any system call on the caller's side. The
 //! caller wakes a sleeper only when the queued jobs outnumber the
-//! watching threads. Under a steady stream of spawns (a server) the threads
-//! never sleep; an idle pool costs nothing after `SPIN`.
+//! watching threads. Watching only pays when jobs come soon after the last
+//! one finished (a loop that spawns, awaits, spawns): the pool watches only
+//! while the latest hand-over came within `SPIN` of the previous job's end.
+//! A server whose spawns come farther apart than that (a few thousand a
+//! second) gets sleeping threads and no spinning, since there the CPU is
+//! worth more to the children than the microseconds to the caller.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -56,6 +60,12 @@ struct Queue {
     watching: usize,
     /// Threads asleep on `ready`.
     sleeping: usize,
+    /// When the latest job finished.
+    last_done: Option<Instant>,
+    /// Whether the latest hand-over came within `SPIN` of `last_done`.
+    soon_after: bool,
+    /// How many times a thread started watching (for tests).
+    watches: u64,
 }
 
 #[derive(Default)]
@@ -127,6 +137,9 @@ impl Pool {
     /// Runs `job` on one of the pool's threads.
     pub(crate) fn execute(&self, job: impl FnOnce() + Send + 'static) {
         let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(done) = queue.last_done {
+            queue.soon_after = done.elapsed() < SPIN;
+        }
         queue.jobs.push_back(Box::new(job));
         self.shared
             .queued
@@ -240,11 +253,14 @@ fn work(shared: &Shared) {
             drop(queue);
             let _ = catch_unwind(AssertUnwindSafe(job));
             queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            queue.last_done = Some(Instant::now());
             // One thread at a time watches the queue for a while before
-            // sleeping: enough to take the next job at once, without
-            // burning more than one core that the children need.
-            if queue.watching == 0 && queue.jobs.is_empty() {
+            // sleeping, when jobs have been coming soon after each other:
+            // enough to take the next job at once, without burning more
+            // than one core that the children need.
+            if queue.watching == 0 && queue.jobs.is_empty() && queue.soon_after {
                 queue.watching += 1;
+                queue.watches += 1;
                 drop(queue);
                 watch(shared);
                 queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -350,6 +366,19 @@ mod tests {
         for s in submitters {
             s.join().unwrap();
         }
+    }
+
+    #[test]
+    fn jobs_that_come_far_apart_are_not_watched_for() {
+        let pool = Pool::new(2).unwrap();
+        for _ in 0..20 {
+            let (tx, rx) = mpsc::channel();
+            pool.execute(move || tx.send(()).unwrap());
+            rx.recv().unwrap();
+            std::thread::sleep(SPIN * 4);
+        }
+        let queue = pool.shared.queue.lock().unwrap();
+        assert_eq!(queue.watches, 0, "a thread spun for jobs 200 µs apart");
     }
 
     #[test]

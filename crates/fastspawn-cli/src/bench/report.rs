@@ -521,6 +521,15 @@ fn asynchronous(ms: &[Measurement]) -> Table {
     }
 }
 
+/// One nanosecond figure of every repetition that has it, in µs.
+fn micros(m: &Measurement, get: fn(&Repetition) -> Option<u64>) -> Vec<f64> {
+    m.repetitions
+        .iter()
+        .filter_map(get)
+        .map(|n| n as f64 / 1e3)
+        .collect()
+}
+
 fn stalls(ms: &[Measurement]) -> Table {
     let header = vec![
         "runner".into(),
@@ -538,15 +547,7 @@ fn stalls(ms: &[Measurement]) -> Table {
         .iter()
         .filter_map(|r| {
             let m = find(ms, r, &[("stall", "true")])?;
-            let us = |get: fn(&Repetition) -> Option<u64>| {
-                let values: Vec<f64> = m
-                    .repetitions
-                    .iter()
-                    .filter_map(get)
-                    .map(|n| n as f64 / 1e3)
-                    .collect();
-                fmt_us(stats::summarize(&values))
-            };
+            let us = |get| fmt_us(stats::summarize(&micros(m, get)));
             Some(vec![
                 r.to_string(),
                 us(|r| r.spawn_poll_p50_ns),
@@ -926,16 +927,7 @@ pub fn headline(run: &Run) -> Vec<String> {
         ));
     }
     let asy = of("async");
-    let stall = |r: &str, get: fn(&Repetition) -> Option<u64>| -> Option<f64> {
-        let m = find(&asy, r, &[("stall", "true")])?;
-        let values: Vec<f64> = m
-            .repetitions
-            .iter()
-            .filter_map(get)
-            .map(|n| n as f64 / 1e3)
-            .collect();
-        stats::median(&values)
-    };
+    let stall = |r: &str, get| stats::median(&micros(find(&asy, r, &[("stall", "true")])?, get));
     let p50 = |r: &Repetition| r.spawn_poll_p50_ns;
     let p99 = |r: &Repetition| r.spawn_poll_p99_unpreempted_ns;
     if let (Some(fs), Some(tokio), Some(fs99), Some(tokio99)) = (
