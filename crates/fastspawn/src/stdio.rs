@@ -22,7 +22,11 @@ pub(crate) enum StdioKind {
 }
 
 impl Stdio {
-    /// The child uses the parent's stream.
+    /// The child uses the parent's stream: the fd is left in place, as with
+    /// std, so if the parent marked its own fd 0, 1 or 2 close-on-exec (some
+    /// runtimes do), the child starts without it. To hand such a stream on
+    /// regardless, pass a duplicate (`Stdio::from(fd.try_clone_to_owned()?)`),
+    /// which is mapped into place without the flag.
     pub fn inherit() -> Stdio {
         Stdio(StdioKind::Inherit)
     }
