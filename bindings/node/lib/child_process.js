@@ -55,14 +55,48 @@ const envIsEnviron = isMainThread && !process.versions.bun && !process.versions.
 // streams (readable for the child's output fds, writable for its stdin).
 const isBun = typeof process.versions.bun === 'string';
 
-// The parent's end of child fd `i`, as a stream.
-function pipeEnd(fd, i) {
-  if (isBun) {
-    return i === 0
-      ? fs.createWriteStream(null, { fd, autoClose: true })
-      : fs.createReadStream(null, { fd, autoClose: true });
+// The child whose output a stream carries: data on it may settle the
+// child's spawn (see ChildProcess#_admit). A field set once in the
+// constructor (no per-stream closure or deleted property), so every such
+// stream keeps one shape for V8.
+const kChild = Symbol('fastspawn.child');
+
+function admitPush(stream, chunk) {
+  const child = stream[kChild];
+  return child === null || child._state !== PENDING || child._admit(stream, chunk);
+}
+
+class ChildSocket extends net.Socket {
+  constructor(options, child) {
+    super(options);
+    this[kChild] = child;
   }
-  return new net.Socket({ fd, readable: i > 0, writable: true });
+
+  push(chunk, encoding) {
+    return admitPush(this, chunk) ? super.push(chunk, encoding) : false;
+  }
+}
+
+// Bun's net.Socket ignores an `fd` option: there the child's output is read
+// through an fs stream (see pipeEnd).
+class ChildReadStream extends fs.ReadStream {
+  constructor(fd, child) {
+    super(null, { fd, autoClose: true });
+    this[kChild] = child;
+  }
+
+  push(chunk, encoding) {
+    return admitPush(this, chunk) ? super.push(chunk, encoding) : false;
+  }
+}
+
+// The parent's end of child fd `i`, as a stream; `child` for the ends the
+// child writes to.
+function pipeEnd(fd, i, child = null) {
+  if (isBun) {
+    return i === 0 ? fs.createWriteStream(null, { fd, autoClose: true }) : new ChildReadStream(fd, child);
+  }
+  return new ChildSocket({ fd, readable: i > 0, writable: true }, child);
 }
 
 function validatedPath(value, name) {
@@ -235,7 +269,6 @@ class ChildProcess extends EventEmitter {
     this._known = false;
     this._spawnEmitted = false;
     this._failureEmitted = false;
-    this._guarded = null;
     this._heldEnds = null;
   }
 
@@ -352,13 +385,12 @@ class ChildProcess extends EventEmitter {
         });
         continue;
       }
-      const socket = pipeEnd(fd, i);
+      const socket = pipeEnd(fd, i, this);
       stdio[i] = socket;
       this._closesNeeded++;
       socket.on('close', () => {
         if (this._state !== FAILED) maybeClose(this);
       });
-      this._guard(socket);
     }
     this.stdio = stdio;
     this.stdout = stdio[1];
@@ -370,30 +402,18 @@ class ChildProcess extends EventEmitter {
   // child writes nothing before its execve succeeded): 'spawn' is emitted
   // before the data, as in Node, without waiting for the spawner thread's
   // report. An end of stream proves nothing (a failed spawn closes the
-  // child's end too): it is held back until the report comes.
-  _guard(socket) {
-    const child = this;
-    const push = socket.push;
-    socket.push = function pushAfterSpawn(chunk, encoding) {
-      if (child._state === PENDING) {
-        const result = addon.trySpawn(child._id);
-        if (result !== 0) child._settle(result);
-        else if (chunk !== null) child._settleRunning();
-        else {
-          (child._heldEnds ||= []).push(this);
-          return false;
-        }
-        child._emitSettled();
-      }
-      return push.call(this, chunk, encoding);
-    };
-    (this._guarded ||= []).push(socket);
-  }
-
-  _unguard() {
-    if (this._guarded === null) return;
-    for (const socket of this._guarded) delete socket.push;
-    this._guarded = null;
+  // child's end too): it is held back until the report comes. Returns
+  // whether the stream may take the chunk now.
+  _admit(stream, chunk) {
+    const result = addon.trySpawn(this._id);
+    if (result !== 0) this._settle(result);
+    else if (chunk !== null) this._state = RUNNING;
+    else {
+      (this._heldEnds ||= []).push(stream);
+      return false;
+    }
+    this._emitSettled();
+    return true;
   }
 
   // Records the spawn's outcome: a pid (> 0) or -errno (< 0).
@@ -407,13 +427,6 @@ class ChildProcess extends EventEmitter {
       this._known = true;
       this._state = FAILED;
     }
-    if (this._state !== PENDING) this._unguard();
-  }
-
-  // Running, seen from its output; the pid comes with the report.
-  _settleRunning() {
-    this._state = RUNNING;
-    this._unguard();
   }
 
   // Waits for the spawner thread's report if it has not come yet.
