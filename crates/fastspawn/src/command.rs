@@ -140,6 +140,8 @@ pub struct Command {
     pub(crate) opts: ChildOptions,
     pub(crate) engine: Engine,
     pub(crate) require_vfork: bool,
+    /// Whether `spawn` gives the child a pidfd (default).
+    pub(crate) pidfd: bool,
     /// A problem found while building, reported by the next spawn.
     pub(crate) invalid: Option<String>,
     pub(crate) prepared: Option<Prepared>,
@@ -170,6 +172,7 @@ impl Command {
             opts: ChildOptions::default(),
             engine: Engine::Auto,
             require_vfork: false,
+            pidfd: true,
             invalid: None,
             prepared: None,
         }
@@ -406,6 +409,22 @@ impl Command {
         self.changed()
     }
 
+    /// Whether [`spawn`](Self::spawn) gives the child a pidfd (default
+    /// `true`, on kernels that have them). A pidfd makes `wait`, `kill` and
+    /// the async API's reactor wake-up immune to pid reuse, even when some
+    /// other code in the process reaps children with `waitpid(-1)`. It
+    /// costs the spawning thread a few microseconds, and the kernel
+    /// creates pidfds partly one at a time, so spawner threads scale less
+    /// with them (`fastspawn bench parallel` measures both). Without one,
+    /// the child is waited for with `waitpid(pid)` and signalled with
+    /// `kill(pid)`, which is safe as long as nothing else in the process
+    /// reaps it (as with std); the async `Child` then waits on a blocking
+    /// thread. `status()` and `output()` never make one.
+    pub fn pidfd(&mut self, on: bool) -> &mut Command {
+        self.pidfd = on;
+        self
+    }
+
     /// A copy of this command with its own duplicates of every fd it holds
     /// (mapped fds, stdio files, the cgroup directory). The copy prepares
     /// itself on its first spawn.
@@ -455,6 +474,7 @@ impl Command {
             },
             engine: self.engine,
             require_vfork: self.require_vfork,
+            pidfd: self.pidfd,
             invalid: self.invalid.clone(),
             prepared: None,
         })

@@ -76,6 +76,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         opts,
         engine,
         require_vfork,
+        pidfd,
         cwd,
         ..
     } = cmd;
@@ -185,7 +186,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
-            pidfd: purpose.wants_pidfd(),
+            pidfd: purpose.wants_pidfd() && *pidfd,
         };
         match attempt.run(candidate) {
             Ok(spawned) => {

@@ -50,7 +50,7 @@ macro_rules! async_tests {
 
 async_tests!(shared: exit_codes_and_signals, wait_with_output_over_4_mib, stdin_through_cat,
     stdout_streamed_in_chunks, spawn_happens_on_a_spawner_thread, kill_wait_and_try_wait,
-    spawn_many_in_order, pdeathsig_when_the_private_pool_is_dropped);
+    spawn_many_in_order, pdeathsig_when_the_private_pool_is_dropped, without_a_pidfd);
 async_tests!(exclusive: cancelled_sleeping_spawns, cancelled_sleeping_spawns_kill_on_drop,
     cancelled_blocked_spawns, cancelled_blocked_spawns_kill_on_drop,
     spawn_future_dropped_after_the_child_started,
@@ -320,6 +320,24 @@ impl Drop for NofileAtLeast {
 
 // ---------------------------------------------------------------------------
 // Spawning, waiting, pipes
+
+async fn without_a_pidfd() {
+    // pidfd(false): the async child waits on a blocking thread instead of
+    // the reactor; kill and try_wait work through the pid.
+    let mut cmd = util::probe_cmd(["exit", "9"]);
+    cmd.stdin(Stdio::null()).pidfd(false);
+    let mut child = spawned(Command::from(cmd).spawn().await);
+    assert!(!child.has_pidfd());
+    assert_eq!(child.wait().await.expect("wait").code(), Some(9));
+
+    let mut cmd = util::probe_cmd(["sleep", "30"]);
+    cmd.stdin(Stdio::null()).pidfd(false);
+    let mut child = spawned(Command::from(cmd).spawn().await);
+    assert_eq!(child.try_wait().expect("try_wait"), None);
+    child.kill().await.expect("kill");
+    let status = child.wait().await.expect("wait after kill");
+    assert_eq!(status.signal(), Some(libc::SIGKILL), "{status:?}");
+}
 
 async fn exit_codes_and_signals() {
     for code in [0, 1, 3, 77, 255] {

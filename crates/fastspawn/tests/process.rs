@@ -11,7 +11,7 @@ use crate::util::{self, probe_cmd, sigset_bits, spawn, state};
 engine_tests!(shared: setsid, new_process_group, join_process_group, signal_mask,
     mask_of_spawning_thread_not_inherited, kill_and_send_signal, try_wait_and_wait_twice,
     kill_after_exit, pidfd, drop_neither_kills_nor_reaps);
-engine_tests!(exclusive: signal_default_and_sigpipe, ignored_signals_match_parent);
+engine_tests!(exclusive: signal_default_and_sigpipe, ignored_signals_match_parent, without_pidfd);
 
 fn our_ids() -> (i32, i32) {
     // SAFETY: plain getters.
@@ -289,6 +289,45 @@ fn kill_after_exit(engine: Engine) {
     assert!(util::read_all(r).is_empty()); // EOF: the child has exited
     child.kill().expect("kill a zombie");
     assert_eq!(child.wait().expect("wait").code(), Some(4));
+}
+
+fn without_pidfd(engine: Engine) {
+    // pidfd(false): no pidfd, and wait, try_wait, kill and send_signal
+    // still work, through the pid. (A first spawn with a null stdin opens
+    // the library's shared /dev/null, which stays open.)
+    spawn(probe_cmd(["exit", "0"]).stdin(Stdio::null()), engine)
+        .wait()
+        .expect("wait");
+    let before = util::open_fds();
+    let mut cmd = probe_cmd(["sleep", "30"]);
+    cmd.stdin(Stdio::null()).pidfd(false);
+    let mut child = spawn(&mut cmd, engine);
+    assert!(child.pidfd().is_none(), "pidfd(false) made a pidfd");
+    assert_eq!(child.try_wait().expect("try_wait"), None);
+    child.send_signal(libc::SIGTERM).expect("send_signal");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    child.kill().expect("kill after the wait is a no-op");
+
+    let mut child = spawn(probe_cmd(["exit", "5"]).pidfd(false), engine);
+    assert_eq!(child.wait().expect("wait").code(), Some(5));
+    drop((child, cmd));
+    util::assert_fds_unchanged(&before, "spawns without pidfds");
+
+    // The copy keeps the choice; the default gives clone3 children one.
+    let mut copy = probe_cmd(["exit", "0"])
+        .pidfd(false)
+        .try_clone()
+        .expect("try_clone");
+    let mut child = spawn(&mut copy, engine);
+    assert!(child.pidfd().is_none(), "try_clone dropped pidfd(false)");
+    child.wait().expect("wait");
+    if engine == Engine::Clone3 {
+        let mut child = sleeper(engine);
+        assert!(child.pidfd().is_some(), "the default is a pidfd");
+        child.kill().expect("kill");
+        child.wait().expect("wait");
+    }
 }
 
 fn pidfd(engine: Engine) {

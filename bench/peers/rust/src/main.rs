@@ -151,6 +151,9 @@ struct Args {
     /// fastspawn runners: also set cwd, setsid, an rlimit and map the extra fds
     #[arg(long)]
     with_options: bool,
+    /// fastspawn runners: spawn without a pidfd (`Command::pidfd(false)`)
+    #[arg(long)]
+    no_pidfd: bool,
     /// the child program (a path) and its arguments
     #[arg(last = true, required = true)]
     child: Vec<OsString>,
@@ -204,6 +207,8 @@ struct Ctx {
     set_env: bool,
     /// command-fds sources (CLOEXEC, all >= 3 + K); empty for other runners
     fd_sources: Vec<OwnedFd>,
+    /// fastspawn runners: `--no-pidfd`
+    no_pidfd: bool,
 }
 
 /// Reports a failure and exits 1, after reaping every child still around.
@@ -586,7 +591,8 @@ fn fastspawn_engine(runner: Runner) -> fastspawn::Engine {
 fn fastspawn_command(ctx: &Ctx, with_options: bool) -> io::Result<fastspawn::Command> {
     let mut cmd = fastspawn::Command::new(&ctx.argv[0]);
     cmd.args(&ctx.argv[1..])
-        .engine(fastspawn_engine(ctx.runner));
+        .engine(fastspawn_engine(ctx.runner))
+        .pidfd(!ctx.no_pidfd);
     if ctx.set_env {
         cmd.env("FASTSPAWN_BENCH", "1");
     }
@@ -982,6 +988,7 @@ fn main() {
         argv: args.child.clone(),
         set_env: args.set_env,
         fd_sources: Vec::new(),
+        no_pidfd: args.no_pidfd,
     };
     match runner {
         Runner::RustCommandFds

@@ -89,7 +89,7 @@ pub fn about(name: &str) -> &'static str {
             "Spawn+wait throughput of the same child from every runtime, as a ratio to the raw C clone(CLONE_VM|CLONE_VFORK) loop."
         }
         "parallel" => {
-            "Spawn throughput of one fastspawn Pool with 1, 2 and 4 spawner threads starting a batch with Pool::spawn_many, next to the same number of C threads each running a raw clone(CLONE_VM|CLONE_VFORK) loop: the kernel's own scaling on this machine."
+            "Spawn throughput of one fastspawn Pool with 1, 2 and 4 spawner threads starting a batch with Pool::spawn_many (with pidfds, the default, and with Command::pidfd(false)), next to the same number of C threads each running a raw clone(CLONE_VM|CLONE_VFORK) loop: the kernel's own scaling on this machine."
         }
         "http" => super::http::ABOUT,
         _ => "",
@@ -486,12 +486,28 @@ fn parallel(opts: &Options, noop: &[String]) -> Experiment {
     let cells = [1usize, 2, 4]
         .iter()
         .flat_map(|&threads| {
-            ["fastspawn-pool", "c-clone"].map(|runner| {
+            [
+                ("fastspawn-pool", false),
+                ("fastspawn-pool", true),
+                ("c-clone", false),
+            ]
+            .map(|(runner, no_pidfd)| {
                 let mut run = PeerRun::new(runner, "spawn", 10_000, noop.to_vec());
                 run.pool_threads = Some(threads);
+                run.no_pidfd = no_pidfd;
+                // The C threads make no pidfd: "none", not "off" (no option).
+                let pidfd = match (runner, no_pidfd) {
+                    ("c-clone", _) => "none",
+                    (_, true) => "off",
+                    (_, false) => "on",
+                };
+                let p = [
+                    ("threads", threads.to_string()),
+                    ("pidfd", pidfd.to_string()),
+                ];
                 Cell {
                     runner: runner.to_string(),
-                    params: params(&[("threads", threads.to_string())]),
+                    params: params(&p),
                     run,
                     budget_s: budget(opts, 1.0),
                 }

@@ -26,6 +26,8 @@ pub struct PeerRun {
     pub with_options: bool,
     pub measure_stall: bool,
     pub pool_threads: Option<usize>,
+    /// fastspawn runners: `--no-pidfd`.
+    pub no_pidfd: bool,
     pub child: Vec<String>,
     /// The peer's whole environment, when the experiment controls it.
     pub env: Option<Vec<(String, String)>>,
@@ -46,6 +48,7 @@ impl PeerRun {
             with_options: false,
             measure_stall: false,
             pool_threads: None,
+            no_pidfd: false,
             child,
             env: None,
         }
@@ -86,6 +89,9 @@ impl PeerRun {
         }
         if let Some(threads) = self.pool_threads {
             args.extend(["--pool-threads".into(), threads.to_string()]);
+        }
+        if self.no_pidfd {
+            args.push("--no-pidfd".into());
         }
         args.push("--".into());
         args.extend(self.child.iter().cloned());

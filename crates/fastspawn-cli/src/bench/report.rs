@@ -582,29 +582,33 @@ fn stalls(ms: &[Measurement]) -> Table {
     }
 }
 
+/// The parallel experiment's three runners: (label, runner, pidfd param).
+const PARALLEL: [(&str, &str, &str); 3] = [
+    ("fastspawn", "fastspawn-pool", "on"),
+    ("fastspawn, pidfd(false)", "fastspawn-pool", "off"),
+    ("C clone threads", "c-clone", "none"),
+];
+
+fn parallel_at(ms: &[Measurement], runner: &str, pidfd: &str, threads: &str) -> Option<Summary> {
+    per_spawn(find(ms, runner, &[("threads", threads), ("pidfd", pidfd)]))
+}
+
 fn parallel(ms: &[Measurement]) -> Table {
-    let header = vec![
-        "spawner threads".into(),
-        "fastspawn per spawn".into(),
-        "spawns/s".into(),
-        "vs 1 thread".into(),
-        "C clone threads per spawn".into(),
-        "C vs 1 thread".into(),
-    ];
-    let at = |runner: &str, t: &str| per_spawn(find(ms, runner, &[("threads", t)]));
+    let mut header = vec!["spawner threads".to_string()];
+    for (label, _, _) in PARALLEL {
+        header.push(format!("{label}: per spawn"));
+        header.push("vs 1 thread".into());
+    }
     let rows = values(ms, "threads")
         .iter()
-        .filter_map(|t| {
-            let s = at("fastspawn-pool", t)?;
-            let c = at("c-clone", t);
-            Some(vec![
-                t.clone(),
-                fmt_us(Some(s)),
-                format!("{:.0}", 1e6 / s.median),
-                fmt_ratio(ratio(at("fastspawn-pool", "1"), Some(s))),
-                fmt_us(c),
-                fmt_ratio(ratio(at("c-clone", "1"), c)),
-            ])
+        .map(|t| {
+            let mut row = vec![t.clone()];
+            for (_, runner, pidfd) in PARALLEL {
+                let s = parallel_at(ms, runner, pidfd, t);
+                row.push(fmt_us(s));
+                row.push(fmt_ratio(ratio(parallel_at(ms, runner, pidfd, "1"), s)));
+            }
+            row
         })
         .collect();
     Table {
@@ -613,7 +617,8 @@ fn parallel(ms: &[Measurement]) -> Table {
         rows,
         notes: vec![
             "Spawn calls only (Pool::spawn_many of the static child); goal: at least 1.7x with two threads.".into(),
-            "C clone threads: K pthreads each running a raw clone(CLONE_VM|CLONE_VFORK) + execve loop over its share, measured in the same run: how far the kernel and this machine let concurrent spawns scale.".into(),
+            "pidfd(false): the same pool with Command::pidfd(false). Every child of the default gets a pidfd from clone3, which the kernel creates partly one at a time; this row shows what that costs the scaling.".into(),
+            "C clone threads: K pthreads each running a raw clone(CLONE_VM|CLONE_VFORK) + execve loop over its share (no pidfd), measured in the same run: how far the kernel and this machine let concurrent spawns scale.".into(),
         ],
         ..Table::default()
     }
@@ -827,8 +832,18 @@ pub fn charts(name: &str, ms: &[Measurement]) -> Vec<Chart> {
             }]
         }
         "parallel" => {
-            let (xs, series) =
-                series_over("threads", &["fastspawn-pool", "c-clone"], &|_, us| 1e6 / us);
+            let xs = values(ms, "threads");
+            let series = PARALLEL
+                .iter()
+                .filter(|(_, runner, pidfd)| parallel_at(ms, runner, pidfd, "1").is_some())
+                .map(|(label, runner, pidfd)| {
+                    let ys = xs
+                        .iter()
+                        .map(|t| parallel_at(ms, runner, pidfd, t).map_or(0.0, |s| 1e6 / s.median))
+                        .collect();
+                    (label.to_string(), ys)
+                })
+                .collect();
             vec![Chart {
                 title: "Spawns per second by spawner threads".into(),
                 kind: ChartKind::Bar,
@@ -941,19 +956,24 @@ pub fn headline(run: &Run) -> Vec<String> {
         ));
     }
     let par = of("parallel");
-    if let Some(r) = ratio(
-        per_spawn(find(&par, "fastspawn-pool", &[("threads", "1")])),
-        per_spawn(find(&par, "fastspawn-pool", &[("threads", "2")])),
-    ) {
-        let c = ratio(
-            per_spawn(find(&par, "c-clone", &[("threads", "1")])),
-            per_spawn(find(&par, "c-clone", &[("threads", "2")])),
+    let scaling = |runner: &str, pidfd: &str| {
+        ratio(
+            parallel_at(&par, runner, pidfd, "1"),
+            parallel_at(&par, runner, pidfd, "2"),
         )
-        .map_or(String::new(), |c| {
-            format!("; raw C clone threads in the same run: {c:.2}x")
-        });
+    };
+    if let Some(r) = scaling("fastspawn-pool", "on") {
+        let others = [
+            ("with pidfd(false)", "fastspawn-pool", "off"),
+            ("raw C clone threads", "c-clone", "none"),
+        ]
+        .iter()
+        .filter_map(|(label, runner, pidfd)| {
+            scaling(runner, pidfd).map(|x| format!("; {label}: {x:.2}x"))
+        })
+        .collect::<String>();
         lines.push(format!(
-            "spawn throughput with 2 spawner threads vs 1: {r:.2}x (goal >= 1.7){c}"
+            "spawn throughput with 2 spawner threads vs 1: {r:.2}x (goal >= 1.7){others}"
         ));
     }
     lines.extend(super::http::report::headline(run));
