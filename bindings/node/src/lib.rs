@@ -68,8 +68,8 @@ pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
 #[napi]
 pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
-    let command = match request::build(&strings, io) {
-        Ok(command) => command,
+    let request = match request::build(&strings, io) {
+        Ok(request) => request,
         Err(err) => match err.raw_os_error() {
             Some(errno) => return Ok(-i64::from(errno)),
             None => return Err(Error::from_reason(err.to_string())),
@@ -77,11 +77,15 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     };
     let id = registry::next_id();
     let pending = registry::Pending::new(id, events);
-    fastspawn::Pool::global().spawn(command, move |result| {
-        pending.settle(match result {
-            Ok(child) => registry::Outcome::Spawned(child),
+    fastspawn::Pool::global().run(move || {
+        let outcome = match request.into_command() {
+            Ok(mut command) => match command.spawn() {
+                Ok(child) => registry::Outcome::Spawned(child),
+                Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
+            },
             Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
-        })
+        };
+        pending.settle(outcome);
     });
     Ok(i64::from(id))
 }

@@ -52,10 +52,37 @@ fn invalid(what: &str) -> io::Error {
     )
 }
 
-/// The command for a request, and the parents' ends of its pipes (in the
-/// order of the child fds), which are written into `io` once nothing can
-/// fail any more.
-pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
+/// A request ready for a spawner thread: the command, and the stdio fds
+/// (0 to 2) it inherits, which are duplicated there, right before the
+/// spawn.
+pub struct Request {
+    pub command: Command,
+    inherit: Vec<usize>,
+}
+
+impl Request {
+    /// On the spawner thread: maps each inherited stdio fd as a duplicate,
+    /// rather than leaving it in place, because Node's own stdio fds are
+    /// close-on-exec and, as with libuv, the child must get them open.
+    /// Duplicated here and not on the JS thread so that spawns waiting in
+    /// the pool's queue hold no fds (a burst of thousands would otherwise
+    /// run out of them). A closed fd stays closed in the child.
+    pub fn into_command(self) -> io::Result<Command> {
+        let mut command = self.command;
+        for i in self.inherit {
+            match crate::sys::dup_cloexec(i as RawFd) {
+                Ok(fd) => set_stdio(&mut command, i, Stdio::from(fd)),
+                Err(err) if err.raw_os_error() == Some(libc::EBADF) => {}
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(command)
+    }
+}
+
+/// The request, and the parents' ends of its pipes (in the order of the
+/// child fds), which are written into `io` once nothing can fail any more.
+pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Request> {
     if io.len() < HEADER {
         return Err(invalid("io too short"));
     }
@@ -117,6 +144,7 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
     // Set up every child fd first, keeping the parents' ends owned here, so
     // that a failure half-way (EMFILE, EBADF) closes everything it made.
     let mut parents: Vec<(usize, OwnedFd)> = Vec::new();
+    let mut inherit = Vec::new();
     for i in 0..nfds {
         let kind = io[HEADER + 2 * i];
         let arg = io[HEADER + 2 * i + 1];
@@ -137,9 +165,14 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
                 None
             }
             IGNORE => None,
+            // Stdio: duplicated on the spawner thread (Request::into_command).
+            INHERIT if i < 3 => {
+                inherit.push(i);
+                None
+            }
             // The parent's fd i, mapped as a duplicate rather than left in
-            // place: Node's own stdio fds may be close-on-exec, and like
-            // libuv the child must get them open. A closed one stays closed.
+            // place (every fd not mapped is closed in the child). A closed
+            // one stays closed.
             INHERIT => match crate::sys::dup_cloexec(child_fd) {
                 Ok(fd) => Some(fd),
                 Err(err) if err.raw_os_error() == Some(libc::EBADF) => None,
@@ -159,7 +192,7 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Command> {
     for (slot, parent) in parents {
         io[slot] = parent.into_raw_fd();
     }
-    Ok(command)
+    Ok(Request { command, inherit })
 }
 
 fn set_stdio(command: &mut Command, i: usize, stdio: Stdio) {

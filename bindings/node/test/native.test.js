@@ -43,6 +43,23 @@ describe('native side', () => {
     assert.equal(addon.liveChildren(), 0);
   });
 
+  it('spawns waiting in the pool queue hold no fds (a burst with inherited stdio)', async () => {
+    // The inherited stdio fds are duplicated on the spawner thread, right
+    // before each spawn: a synchronous burst holds at most a pidfd per
+    // started child, not three duplicates per queued one (which ran a
+    // 14,000-spawn burst out of fds).
+    await quiesce();
+    const before = openFds().length;
+    const n = 1000;
+    const children = [];
+    for (let i = 0; i < n; i++) children.push(fastspawn.spawn('true', [], { stdio: 'inherit' }));
+    const during = openFds().length - before;
+    assert.ok(during <= n + 8, `${during} fds opened by a burst of ${n} queued spawns`);
+    for (const r of await Promise.all(children.map(outcome))) assert.equal(r.events.at(-1), 'close 0 null');
+    await quiesce();
+    assert.equal(openFds().length, before);
+  });
+
   it('no fd leaks after failed spawns (missing program, missing cwd, bad fd)', async () => {
     await quiesce();
     const before = openFds();

@@ -134,6 +134,14 @@ impl Pool {
         self.execute(move || then(command.spawn()));
     }
 
+    /// Runs `job` on one of the pool's threads: for work that must happen
+    /// right before a spawn and off the caller's thread (the Node addon
+    /// duplicates the parent's stdio there, so that queued spawns hold no
+    /// fds). A job that panics takes only itself down.
+    pub fn run(&self, job: impl FnOnce() + Send + 'static) {
+        self.execute(job);
+    }
+
     /// Runs `job` on one of the pool's threads.
     pub(crate) fn execute(&self, job: impl FnOnce() + Send + 'static) {
         let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
