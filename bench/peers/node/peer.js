@@ -5,8 +5,10 @@
 // stdio inherited. libuv forks (released versions) on the event-loop thread.
 // Runner node-fastspawn makes the same calls to the fastspawn npm package
 // (bindings/node; build it first: make -C bindings/node build), whose spawn
-// runs on fastspawn's spawner threads; in spawn mode the clock covers the
-// N spawn() calls, which only queue the spawns.
+// runs on fastspawn's spawner threads; in spawn mode its clock covers the
+// N spawn() calls and then every child's 'spawn' event (the calls only
+// queue the spawns: without the events, the clock would stop before the
+// processes exist).
 // wait mode: each iteration awaits the child's 'exit' event, so the clock
 // covers spawn + the event loop noticing SIGCHLD and reaping. spawn mode: the
 // clock covers only the N synchronous spawn() calls; the 'exit' events are
@@ -79,6 +81,14 @@ function exited(child) {
   });
 }
 
+// Resolves when the child has started ('spawn'), or failed to ('error').
+function started(child) {
+  return new Promise((resolve) => {
+    child.once('spawn', resolve);
+    child.once('error', resolve);
+  });
+}
+
 function loadSpawn(runner) {
   if (runner === 'node-spawn') return require('child_process').spawn;
   try {
@@ -126,16 +136,20 @@ async function main() {
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   let t = t0;
+  const queued = spawnMode && o.runner === 'node-fastspawn';
+  const starts = [];
   for (let i = 0; i < o.n; i++) {
     const child = spawnOne();
     if (spawnMode) children.push(child);
     else await wait(child);
+    if (queued) starts.push(started(child));
     if (samples) {
       const t1 = process.hrtime.bigint();
       samples.push(Number(t1 - t));
       t = t1;
     }
   }
+  if (queued) await Promise.all(starts);
   const total = process.hrtime.bigint() - t0;
   const cpu = process.cpuUsage(cpu0);
 
