@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard};
 
 use fastspawn::Child;
@@ -31,6 +31,10 @@ pub struct Entry {
 pub struct Registry {
     entries: Mutex<HashMap<u32, Entry>>,
     settled: Condvar,
+    /// Threads in `wait_settled` (changed with `entries` locked), so that a
+    /// settle wakes them only when there are any: a notify is a system
+    /// call, and nearly every spawn has nobody waiting.
+    waiting: AtomicUsize,
 }
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::default);
@@ -114,14 +118,13 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome) {
             let pid = child.id() as i32;
             let pidfd = child.pidfd().map(|fd| fd.as_raw_fd());
             let state = State::Running { pid, child };
-            lock().insert(
+            insert_and_wake(
                 id,
                 Entry {
                     state,
                     events: Arc::clone(&events),
                 },
             );
-            REGISTRY.settled.notify_all();
             // The spawn message goes out before the waiter can see the
             // exit, so JS always gets them in that order. No system call
             // is made with the registry locked: a thread preempted while
@@ -130,16 +133,27 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome) {
             crate::waiter::watch(id, pidfd);
         }
         Outcome::Failed(errno) => {
-            lock().insert(
+            insert_and_wake(
                 id,
                 Entry {
                     state: State::Failed { errno },
                     events: Arc::clone(&events),
                 },
             );
-            REGISTRY.settled.notify_all();
             events.post(Kind::Failed, id, errno, 0);
         }
+    }
+}
+
+/// Records a settled child and wakes the threads waiting for a settle, if
+/// any (a waiter registers with the lock held, so none is missed).
+fn insert_and_wake(id: u32, entry: Entry) {
+    let mut entries = lock();
+    entries.insert(id, entry);
+    let wake = REGISTRY.waiting.load(Ordering::Relaxed) > 0;
+    drop(entries);
+    if wake {
+        REGISTRY.settled.notify_all();
     }
 }
 
@@ -203,10 +217,12 @@ pub fn wait_settled(id: u32) -> i32 {
         if let Some(entry) = entries.get(&id) {
             return settled_result(&entry.state);
         }
+        REGISTRY.waiting.fetch_add(1, Ordering::Relaxed);
         entries = REGISTRY
             .settled
             .wait(entries)
             .unwrap_or_else(|e| e.into_inner());
+        REGISTRY.waiting.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

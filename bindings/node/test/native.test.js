@@ -43,6 +43,18 @@ describe('native side', () => {
     assert.equal(addon.liveChildren(), 0);
   });
 
+  it('reading pid at once never misses the spawner thread\'s report (300 spawns)', async () => {
+    // pid waits for the report when it has not come yet: a settle that
+    // did not wake that wait would hang here.
+    const children = [];
+    for (let i = 0; i < 300; i++) {
+      const child = fastspawn.spawn('true');
+      assert.ok(child.pid > 0);
+      children.push(outcome(child));
+    }
+    for (const r of await Promise.all(children)) assert.equal(r.events.at(-1), 'close 0 null');
+  });
+
   it('spawns waiting in the pool queue hold no fds (a burst with inherited stdio)', async () => {
     // The inherited stdio fds are duplicated on the spawner thread, right
     // before each spawn: a synchronous burst holds at most a pidfd per
