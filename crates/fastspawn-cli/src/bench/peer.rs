@@ -115,31 +115,9 @@ pub fn program_for(runner: &str) -> Result<&'static str> {
 struct Line {
     runner: String,
     n: u64,
-    total_ns: u64,
-    cpu_user_ns: i64,
-    cpu_sys_ns: i64,
-    #[serde(default)]
-    samples_ns: Option<Vec<u64>>,
-    #[serde(default)]
-    stall_p99_ns: Option<u64>,
-    #[serde(default)]
-    stall_max_ns: Option<u64>,
-    #[serde(default)]
-    stall_max_unpreempted_ns: Option<u64>,
-    #[serde(default)]
-    stall_preempted: Option<u64>,
-    #[serde(default)]
-    spawn_poll_p50_ns: Option<u64>,
-    #[serde(default)]
-    spawn_poll_p99_ns: Option<u64>,
-    #[serde(default)]
-    spawn_poll_max_ns: Option<u64>,
-    #[serde(default)]
-    spawn_poll_p99_unpreempted_ns: Option<u64>,
-    #[serde(default)]
-    spawn_poll_max_unpreempted_ns: Option<u64>,
-    #[serde(default)]
-    spawn_polls_preempted: Option<u64>,
+    /// Everything else the peer reports is kept as it is.
+    #[serde(flatten)]
+    rep: Repetition,
 }
 
 /// The built peers.
@@ -227,23 +205,7 @@ fn run_peer(program: &Path, run: &PeerRun) -> Result<Repetition> {
             run.n
         );
     }
-    Ok(Repetition {
-        total_ns: line.total_ns,
-        cpu_user_ns: line.cpu_user_ns,
-        cpu_sys_ns: line.cpu_sys_ns,
-        samples_ns: line.samples_ns,
-        stall_p99_ns: line.stall_p99_ns,
-        stall_max_ns: line.stall_max_ns,
-        stall_max_unpreempted_ns: line.stall_max_unpreempted_ns,
-        stall_preempted: line.stall_preempted,
-        spawn_poll_p50_ns: line.spawn_poll_p50_ns,
-        spawn_poll_p99_ns: line.spawn_poll_p99_ns,
-        spawn_poll_max_ns: line.spawn_poll_max_ns,
-        spawn_poll_p99_unpreempted_ns: line.spawn_poll_p99_unpreempted_ns,
-        spawn_poll_max_unpreempted_ns: line.spawn_poll_max_unpreempted_ns,
-        spawn_polls_preempted: line.spawn_polls_preempted,
-        http: None,
-    })
+    Ok(line.rep)
 }
 
 #[cfg(test)]
