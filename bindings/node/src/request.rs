@@ -1,5 +1,7 @@
 //! A spawn request as the JS side encodes it, turned into a
-//! `fastspawn::Command` on the JS thread.
+//! `fastspawn::Command` on the JS thread, except for the inherited stdio
+//! fds, which the spawner thread duplicates right before the spawn
+//! ([`Request::into_command`]).
 //!
 //! Strings: one string, fields separated by NUL (JS has rejected NUL bytes
 //! in every field): `file`, `cwd` (empty when unset), then `argc` argv

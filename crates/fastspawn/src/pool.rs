@@ -64,7 +64,8 @@ struct Queue {
     last_done: Option<Instant>,
     /// Whether the latest hand-over came within `SPIN` of `last_done`.
     soon_after: bool,
-    /// How many times a thread started watching (for tests).
+    /// How many times a thread started watching.
+    #[cfg(test)]
     watches: u64,
 }
 
@@ -126,12 +127,11 @@ impl Pool {
 
     /// Starts `command` on one of the pool's threads and hands the result
     /// to `then`, on that thread. The caller does no spawning work and
-    /// does not wait: this is the building block for event loops that are
-    /// not tokio (the Node.js addon uses it). `then` must be quick (it
-    /// holds up the pool's next spawn); if it drops the [`Child`], the
+    /// does not wait: for event loops that are not tokio. `then` must be
+    /// quick (it holds up the pool's next spawn); if it drops the [`Child`], the
     /// child is not killed, as with `std`.
     pub fn spawn(&self, mut command: Command, then: impl FnOnce(Result<Child>) + Send + 'static) {
-        self.execute(move || then(command.spawn()));
+        self.run(move || then(command.spawn()));
     }
 
     /// Runs `job` on one of the pool's threads: for work that must happen
@@ -139,11 +139,6 @@ impl Pool {
     /// duplicates the parent's stdio there, so that queued spawns hold no
     /// fds). A job that panics takes only itself down.
     pub fn run(&self, job: impl FnOnce() + Send + 'static) {
-        self.execute(job);
-    }
-
-    /// Runs `job` on one of the pool's threads.
-    pub(crate) fn execute(&self, job: impl FnOnce() + Send + 'static) {
         let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(done) = queue.last_done {
             queue.soon_after = done.elapsed() < SPIN;
@@ -240,7 +235,7 @@ impl Pool {
             .map(|chunk| {
                 let (tx, rx) = std::sync::mpsc::channel();
                 let base = Arc::clone(&base);
-                self.execute(move || {
+                self.run(move || {
                     let _ = tx.send(spawn_variants(&base, chunk));
                 });
                 rx
@@ -268,7 +263,10 @@ fn work(shared: &Shared) {
             // than one core that the children need.
             if queue.watching == 0 && queue.jobs.is_empty() && queue.soon_after {
                 queue.watching += 1;
-                queue.watches += 1;
+                #[cfg(test)]
+                {
+                    queue.watches += 1;
+                }
                 drop(queue);
                 watch(shared);
                 queue = shared.queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -358,7 +356,7 @@ mod tests {
                 std::thread::spawn(move || {
                     for i in 0..2_000u64 {
                         let tx = tx.clone();
-                        pool.execute(move || tx.send(()).unwrap());
+                        pool.run(move || tx.send(()).unwrap());
                         if (i + s) % 97 == 0 {
                             std::thread::sleep(SPIN + Duration::from_micros(i % 40));
                         }
@@ -381,7 +379,7 @@ mod tests {
         let pool = Pool::new(2).unwrap();
         for _ in 0..20 {
             let (tx, rx) = mpsc::channel();
-            pool.execute(move || tx.send(()).unwrap());
+            pool.run(move || tx.send(()).unwrap());
             rx.recv().unwrap();
             std::thread::sleep(SPIN * 4);
         }
@@ -398,11 +396,11 @@ mod tests {
         for round in 0..200 {
             let (tx, rx) = mpsc::channel::<()>();
             let (done_tx, done_rx) = mpsc::channel();
-            pool.execute(move || {
+            pool.run(move || {
                 let ok = rx.recv_timeout(Duration::from_secs(10)).is_ok();
                 done_tx.send(ok).unwrap();
             });
-            pool.execute(move || tx.send(()).unwrap());
+            pool.run(move || tx.send(()).unwrap());
             assert!(
                 done_rx.recv().unwrap(),
                 "round {round}: the second job never started"
@@ -430,14 +428,14 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         for i in 0..10 {
             let tx = tx.clone();
-            pool.execute(move || {
+            pool.run(move || {
                 let name = std::thread::current().name().unwrap_or("").to_string();
                 tx.send((i, name)).unwrap();
             });
         }
-        pool.execute(|| panic!("a panicking job takes only itself down"));
+        pool.run(|| panic!("a panicking job takes only itself down"));
         let tx2 = tx.clone();
-        pool.execute(move || tx2.send((99, String::new())).unwrap());
+        pool.run(move || tx2.send((99, String::new())).unwrap());
         drop(tx);
         drop(pool);
         let got: Vec<(i32, String)> = rx.iter().collect();

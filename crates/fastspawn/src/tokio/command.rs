@@ -173,7 +173,7 @@ impl Command {
         // with this runtime's reactor, so the caller's loop only receives
         // a finished `Child`.
         let runtime = ::tokio::runtime::Handle::current();
-        self.spawner().execute(move || {
+        self.spawner().run(move || {
             let result = inner
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -207,7 +207,7 @@ impl Command {
                 let (tx, rx) = oneshot::channel::<Vec<Result<Child>>>();
                 let base = Arc::clone(&base);
                 let runtime = runtime.clone();
-                pool.execute(move || {
+                pool.run(move || {
                     let results = crate::pool::spawn_variants(&base, chunk);
                     let _entered = runtime.enter();
                     let results: Vec<_> = results
