@@ -23,7 +23,7 @@ enum Cmd {
     /// Reproduce the seed articles' experiments side by side with the peers
     /// (C, Rust std, command-fds, tokio, Go, Python, Node) and write a report.
     Bench {
-        /// Experiments to run (default: all): count, rss, tlpi, env, path, fds, async, parallel, langs, http.
+        #[arg(help = format!("Experiments to run (default: all): {}.", bench::experiments::names().join(", ")))]
         experiments: Vec<String>,
         /// A smoke run: one repetition, tiny counts and sizes (about a minute).
         #[arg(long)]
@@ -68,7 +68,7 @@ fn main() -> anyhow::Result<()> {
             };
             bench::run(bench::BenchArgs {
                 experiments,
-                options: bench::experiments::Options {
+                options: bench::experiment::Options {
                     quick,
                     full,
                     max_rss_gib,

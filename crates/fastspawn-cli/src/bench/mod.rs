@@ -1,32 +1,27 @@
-//! `fastspawn bench`: plan the cells, size them to the time budget, run
-//! them interleaved, and hand the one result record to the exporters.
-//!
-//! How a cell is measured:
-//! - A pilot run (a few spawns) estimates the cost of one spawn; the count
-//!   of the real runs is then the experiment's count, or less if that would
-//!   take longer than the cell's budget. The report says when it is less.
-//! - Repetitions are interleaved: every cell of an experiment runs once per
-//!   round, so a slow minute of the machine hits every runner alike.
-//! - Each repetition is a fresh peer process; figures are medians over them.
+//! `fastspawn bench`: plan the experiments' cells, size them to the time
+//! budget, run them interleaved (see `measure.rs`), and hand the one result
+//! record to the exporters. The driver knows experiments only through the
+//! [`Experiment`] interface and the list in `experiments/mod.rs`.
 
+pub mod experiment;
 pub mod experiments;
-pub mod http;
+pub mod measure;
 pub mod peer;
 pub mod record;
-pub mod report;
 pub mod setup;
 pub mod stats;
+pub mod table;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{Result, anyhow};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::export;
-use experiments::{Cell, Experiment, Options};
-use peer::{PeerRun, Peers};
-use record::{Measurement, Run};
+use experiment::{Experiment, Measuring, Options};
+use peer::Peers;
+use record::Run;
 
 /// The parsed `fastspawn bench` arguments.
 #[derive(Debug, Clone)]
@@ -40,21 +35,25 @@ pub struct BenchArgs {
 
 pub fn run(args: BenchArgs) -> Result<()> {
     let peers = Peers::new(args.peers.clone())?;
-    let names: Vec<String> = if args.experiments.is_empty() {
-        experiments::ALL.iter().map(|s| s.to_string()).collect()
+    let chosen: Vec<&dyn Experiment> = if args.experiments.is_empty() {
+        experiments::ALL.to_vec()
     } else {
-        args.experiments.clone()
+        args.experiments
+            .iter()
+            .map(|name| {
+                experiments::find(name).ok_or_else(|| {
+                    anyhow!(
+                        "unknown experiment {name:?} (expected one of {})",
+                        experiments::names().join(", ")
+                    )
+                })
+            })
+            .collect::<Result<_>>()?
     };
-    let mut plans = Vec::new();
-    for name in &names {
-        let plan = experiments::plan(name, &args.options, &peers).with_context(|| {
-            format!(
-                "unknown experiment {name:?} (expected one of {})",
-                experiments::ALL.join(", ")
-            )
-        })?;
-        plans.push(plan);
-    }
+    let plans: Vec<_> = chosen
+        .iter()
+        .map(|exp| (*exp, exp.plan(&args.options, &peers)))
+        .collect();
 
     let setup = setup::describe();
     let out_dir = args.out.clone().unwrap_or_else(|| {
@@ -67,10 +66,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         PathBuf::from("bench/results").join(format!("{}-{}", setup::today(), kernel))
     });
 
-    let total: u64 = plans
-        .iter()
-        .map(|p| p.cells.len() as u64 * (p.reps as u64 + u64::from(needs_pilot(p))))
-        .sum();
+    let total: u64 = plans.iter().map(|(_, plan)| plan.steps()).sum();
     let bar = if args.json {
         ProgressBar::hidden()
     } else {
@@ -91,16 +87,18 @@ pub fn run(args: BenchArgs) -> Result<()> {
         measurements: Vec::new(),
     };
     let mut failures = Vec::new();
-    for plan in &plans {
+    for (exp, plan) in &plans {
         run.notes
-            .extend(plan.notes.iter().map(|n| format!("{}: {n}", plan.name)));
-        let measured = if plan.name == "http" {
-            http::measure(plan, &args.options, &peers, &bar, &mut failures)
-        } else {
-            measure(plan, &peers, &bar, &mut failures)
+            .extend(plan.notes.iter().map(|n| format!("{}: {n}", exp.name())));
+        let mut ctx = Measuring {
+            opts: &args.options,
+            peers: &peers,
+            bar: &bar,
+            failures: &mut failures,
         };
+        let measured = exp.measure(plan, &mut ctx);
         if !args.json {
-            let tables = report::tables(plan.name, &measured);
+            let tables = exp.tables(&measured);
             bar.suspend(|| {
                 for table in &tables {
                     println!("{}", export::terminal::render(table));
@@ -121,7 +119,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&run)?);
     } else {
-        for line in report::headline(&run) {
+        for line in export::headline(&run) {
             println!("{line}");
         }
         println!("report: {}", out_dir.join("report.md").display());
@@ -134,87 +132,4 @@ pub fn run(args: BenchArgs) -> Result<()> {
         );
     }
     Ok(())
-}
-
-fn needs_pilot(plan: &Experiment) -> bool {
-    plan.cells.iter().any(|c| c.budget_s.is_finite())
-}
-
-/// Runs one experiment: pilot, then interleaved repetitions.
-fn measure(
-    plan: &Experiment,
-    peers: &Peers,
-    bar: &ProgressBar,
-    failures: &mut Vec<String>,
-) -> Vec<Measurement> {
-    let mut measurements: Vec<Option<Measurement>> = Vec::with_capacity(plan.cells.len());
-    for cell in &plan.cells {
-        bar.set_message(format!("{} {} (sizing)", plan.name, cell.runner));
-        let sized = if cell.budget_s.is_finite() {
-            let sized = size(cell, peers);
-            bar.inc(1);
-            sized
-        } else {
-            Ok(cell.run.clone())
-        };
-        match sized {
-            Ok(run) => measurements.push(Some(Measurement {
-                experiment: plan.name.to_string(),
-                runner: cell.runner.clone(),
-                params: cell.params.clone(),
-                mode: run.mode.to_string(),
-                n: run.n,
-                n_requested: cell.run.n,
-                child: run.child.clone(),
-                repetitions: Vec::new(),
-            })),
-            Err(err) => {
-                failures.push(format!(
-                    "{} {} {:?}: {err:#}",
-                    plan.name, cell.runner, cell.params
-                ));
-                measurements.push(None);
-            }
-        }
-    }
-    for round in 0..plan.reps {
-        for (cell, slot) in plan.cells.iter().zip(measurements.iter_mut()) {
-            bar.inc(1);
-            let Some(measurement) = slot else { continue };
-            bar.set_message(format!(
-                "{} {} ({}/{})",
-                plan.name,
-                cell.runner,
-                round + 1,
-                plan.reps
-            ));
-            let mut run = cell.run.clone();
-            run.n = measurement.n;
-            match peers.run(&run) {
-                Ok(rep) => measurement.repetitions.push(rep),
-                Err(err) => {
-                    failures.push(format!(
-                        "{} {} {:?}: {err:#}",
-                        plan.name, cell.runner, cell.params
-                    ));
-                    *slot = None;
-                }
-            }
-        }
-    }
-    measurements.into_iter().flatten().collect()
-}
-
-/// The count that fits the cell's budget, from a short pilot run.
-fn size(cell: &Cell, peers: &Peers) -> Result<PeerRun> {
-    let mut pilot = cell.run.clone();
-    pilot.n = cell.run.n.min(20);
-    pilot.warmup = 2;
-    pilot.samples = false;
-    let rep = peers.run(&pilot)?;
-    let per_spawn_s = rep.total_ns as f64 / pilot.n as f64 / 1e9;
-    let fits = (cell.budget_s / per_spawn_s.max(1e-7)).floor() as u64;
-    let mut run = cell.run.clone();
-    run.n = fits.clamp(10.min(cell.run.n), cell.run.n);
-    Ok(run)
 }

@@ -43,7 +43,7 @@ pub struct Repetition {
     pub spawn_polls_preempted: Option<u64>,
     /// The `http` experiment: requests/s, latencies, event-loop delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub http: Option<super::http::HttpRep>,
+    pub http: Option<HttpRep>,
 }
 
 impl Repetition {
@@ -98,6 +98,62 @@ impl Measurement {
     }
 }
 
+/// An HTTP load's figures (the `http` experiment), beyond the wall time
+/// and CPU time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct HttpRep {
+    /// Responses with status 200 in the load (hey's count).
+    pub requests: u64,
+    /// hey's requests per second.
+    pub requests_per_s: f64,
+    /// Latency by percentile ("p10" ... "p99", "fastest", "average",
+    /// "slowest"), milliseconds.
+    pub latency_ms: BTreeMap<String, f64>,
+    /// The JavaScript servers' event-loop delay during the load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_loop: Option<EventLoop>,
+}
+
+/// What `/__stats` said after the load (see bench/http/node/common.mjs).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct EventLoop {
+    pub runtime: String,
+    pub resolution_ms: f64,
+    /// `interval` (Node: the histogram holds whole intervals of the 1 ms
+    /// timer; the p99 below has the resolution subtracted) or `lateness`.
+    pub records: String,
+    pub loops: Vec<LoopDelay>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LoopDelay {
+    pub name: String,
+    #[serde(default)]
+    pub count: Option<f64>,
+    #[serde(default)]
+    pub p50_ns: Option<f64>,
+    #[serde(default)]
+    pub p99_ns: Option<f64>,
+    #[serde(default)]
+    pub max_ns: Option<f64>,
+    #[serde(default)]
+    pub raw_p99_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl EventLoop {
+    /// The p99 delay of the worst loop serving HTTP, nanoseconds.
+    pub fn p99_ns(&self) -> Option<f64> {
+        self.loops
+            .iter()
+            .filter_map(|l| l.p99_ns)
+            .fold(None, |acc: Option<f64>, v| {
+                Some(acc.map_or(v, |a| a.max(v)))
+            })
+    }
+}
+
 /// A whole run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Run {
@@ -116,5 +172,26 @@ impl Run {
             .filter(|m| m.experiment == experiment)
             .cloned()
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_loop_p99_is_the_worst_loop() {
+        let doc = r#"{"runtime":"node 20","resolution_ms":1,"records":"interval","loops":[
+            {"name":"primary","count":7,"p50_ns":69055,"p99_ns":78271,"max_ns":78271,"raw_p99_ns":1078271},
+            {"name":"worker 1","count":6,"p50_ns":72127,"p99_ns":185791,"max_ns":185791,"raw_p99_ns":1185791},
+            {"name":"worker 2","error":"not implemented"}]}"#;
+        let el: EventLoop = serde_json::from_str(doc).unwrap();
+        assert_eq!(el.p99_ns(), Some(185791.0));
+        assert_eq!(el.loops[2].error.as_deref(), Some("not implemented"));
+        let none: EventLoop = serde_json::from_str(
+            r#"{"runtime":"deno","resolution_ms":1,"records":"lateness","loops":[{"name":"main","error":"x"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(none.p99_ns(), None);
     }
 }

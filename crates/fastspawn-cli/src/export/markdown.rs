@@ -1,8 +1,8 @@
 //! `report.md` and `SETUP.md`.
 
 use super::Table;
+use crate::bench::experiments;
 use crate::bench::record::Run;
-use crate::bench::report;
 
 /// A Markdown table (cells may carry `**bold**`).
 pub fn table(table: &Table) -> String {
@@ -28,7 +28,7 @@ pub fn report(run: &Run, charts: &[(String, String)]) -> String {
         run.setup.get("glibc").map(String::as_str).unwrap_or("?"),
         if run.quick { " **Quick run: one repetition, tiny counts; not for conclusions.**" } else { "" },
     ));
-    let headline = report::headline(run);
+    let headline = super::headline(run);
     if !headline.is_empty() {
         out.push_str("## Headline\n\n");
         for line in headline {
@@ -38,7 +38,8 @@ pub fn report(run: &Run, charts: &[(String, String)]) -> String {
     }
     for experiment in super::experiments_in(run) {
         let ms = run.of(&experiment);
-        for t in report::tables(&experiment, &ms) {
+        let tables = experiments::find(&experiment).map(|e| e.tables(&ms));
+        for t in tables.into_iter().flatten() {
             out.push_str(&format!("## {}\n\n{}\n\n", t.title, t.about));
             out.push_str(&table(&t));
             out.push('\n');

@@ -1,8 +1,9 @@
 //! The `http` experiment's table, chart and headline lines.
 
 use super::{SERVERS, WORKLOADS, describe};
-use crate::bench::record::{Measurement, Run};
+use crate::bench::record::{HttpRep, Measurement};
 use crate::bench::stats::{self, Summary};
+use crate::bench::table::{fmt_ratio, ratio};
 use crate::export::{Chart, ChartKind, Table};
 
 fn find<'a>(ms: &'a [Measurement], server: &str, workload: &str) -> Option<&'a Measurement> {
@@ -11,7 +12,7 @@ fn find<'a>(ms: &'a [Measurement], server: &str, workload: &str) -> Option<&'a M
 }
 
 /// A figure of every repetition, summarized.
-fn figure(m: Option<&Measurement>, f: impl Fn(&super::HttpRep) -> Option<f64>) -> Option<Summary> {
+fn figure(m: Option<&Measurement>, f: impl Fn(&HttpRep) -> Option<f64>) -> Option<Summary> {
     let values: Vec<f64> = m?
         .repetitions
         .iter()
@@ -47,10 +48,6 @@ fn cpu_per_request_us(m: Option<&Measurement>) -> Option<Summary> {
     stats::summarize(&values)
 }
 
-fn ratio(a: Option<Summary>, b: Option<Summary>) -> Option<f64> {
-    Some(a?.median / b?.median)
-}
-
 fn fmt_rps(s: Option<Summary>) -> String {
     match s {
         None => "–".into(),
@@ -69,10 +66,6 @@ fn fmt_ms(s: Option<Summary>) -> String {
             format!("{:.2} ms", s.median)
         }
     })
-}
-
-fn fmt_ratio(r: Option<f64>) -> String {
-    r.map_or("–".into(), |r| format!("{r:.2}x"))
 }
 
 fn workload_label(workload: &str) -> &'static str {
@@ -256,8 +249,8 @@ pub fn charts(ms: &[Measurement]) -> Vec<Chart> {
 }
 
 /// The headline's lines for this experiment.
-pub fn headline(run: &Run) -> Vec<String> {
-    goals(&run.of("http"))
+pub fn headline(ms: &[Measurement]) -> Vec<String> {
+    goals(ms)
         .into_iter()
         .map(|l| format!("http: {l}"))
         .collect()
@@ -266,8 +259,7 @@ pub fn headline(run: &Run) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::http::{EventLoop, HttpRep, LoopDelay};
-    use crate::bench::record::Repetition;
+    use crate::bench::record::{EventLoop, LoopDelay, Repetition};
     use std::collections::BTreeMap;
 
     fn cell(server: &str, workload: &str, rps: f64, eld_ns: Option<f64>) -> Measurement {

@@ -14,7 +14,7 @@
 
 mod client;
 mod hey;
-pub mod report;
+mod report;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -23,14 +23,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use indicatif::ProgressBar;
-use serde::{Deserialize, Serialize};
 
-use super::experiments::{Cell, Experiment, Options};
-use super::peer::{PeerRun, Peers};
-use super::record::{Measurement, Repetition};
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan};
+use crate::bench::peer::{PeerRun, Peers};
+use crate::bench::record::{EventLoop, HttpRep, Measurement, Repetition};
+use crate::export::{Chart, Table};
 
-pub const ABOUT: &str = "The Val Town post's HTTP servers that spawn one process per request and pipe its stdout to the response, loaded with `hey -c 30 -n 10000` (the post used `bombardier -c 30 -n 10000`) after 1,000 prewarm requests: requests per second, latency percentiles, and the event-loop delay of the Node servers under the load.";
+const ABOUT: &str = "The Val Town post's HTTP servers that spawn one process per request and pipe its stdout to the response, loaded with `hey -c 30 -n 10000` (the post used `bombardier -c 30 -n 10000`) after 1,000 prewarm requests: requests per second, latency percentiles, and the event-loop delay of the Node servers under the load.";
 
 /// Connections of the load, as in the post.
 pub const CONNECTIONS: u64 = 30;
@@ -77,61 +76,6 @@ pub fn describe(server: &str) -> &'static str {
 
 pub const WORKLOADS: [&str; 2] = ["echo", "cat"];
 
-/// One repetition's figures beyond the wall time and CPU time.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct HttpRep {
-    /// Responses with status 200 in the load (hey's count).
-    pub requests: u64,
-    /// hey's requests per second.
-    pub requests_per_s: f64,
-    /// Latency by percentile ("p10" ... "p99", "fastest", "average",
-    /// "slowest"), milliseconds.
-    pub latency_ms: BTreeMap<String, f64>,
-    /// The JavaScript servers' event-loop delay during the load.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_loop: Option<EventLoop>,
-}
-
-/// What `/__stats` said after the load (see bench/http/node/common.mjs).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct EventLoop {
-    pub runtime: String,
-    pub resolution_ms: f64,
-    /// `interval` (Node: the histogram holds whole intervals of the 1 ms
-    /// timer; the p99 below has the resolution subtracted) or `lateness`.
-    pub records: String,
-    pub loops: Vec<LoopDelay>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct LoopDelay {
-    pub name: String,
-    #[serde(default)]
-    pub count: Option<f64>,
-    #[serde(default)]
-    pub p50_ns: Option<f64>,
-    #[serde(default)]
-    pub p99_ns: Option<f64>,
-    #[serde(default)]
-    pub max_ns: Option<f64>,
-    #[serde(default)]
-    pub raw_p99_ns: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-impl EventLoop {
-    /// The p99 delay of the worst loop serving HTTP, nanoseconds.
-    pub fn p99_ns(&self) -> Option<f64> {
-        self.loops
-            .iter()
-            .filter_map(|l| l.p99_ns)
-            .fold(None, |acc: Option<f64>, v| {
-                Some(acc.map_or(v, |a| a.max(v)))
-            })
-    }
-}
-
 /// Requests per repetition and for the prewarm.
 fn counts(opts: &Options) -> (u64, u64) {
     if opts.quick {
@@ -147,10 +91,43 @@ fn reps(opts: &Options) -> usize {
     if opts.full { 3 } else { 1 }
 }
 
+/// The `http` experiment.
+pub struct Http;
+
+impl Experiment for Http {
+    fn name(&self) -> &'static str {
+        "http"
+    }
+
+    fn about(&self) -> &'static str {
+        ABOUT
+    }
+
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
+        plan(opts, peers)
+    }
+
+    fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
+        measure(self.name(), plan, ctx)
+    }
+
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
+        report::tables(ms)
+    }
+
+    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
+        report::charts(ms)
+    }
+
+    fn headline(&self, ms: &[Measurement]) -> Vec<String> {
+        report::headline(ms)
+    }
+}
+
 /// Plans the experiment: every server with every workload. Servers that
 /// cannot run here are planned too and skipped when measured (with the
 /// reason printed and noted).
-pub fn plan(opts: &Options, peers: &Peers) -> Experiment {
+fn plan(opts: &Options, peers: &Peers) -> Plan {
     let paths = Paths::find(peers);
     let (n, _) = counts(opts);
     let mut cells = Vec::new();
@@ -180,8 +157,7 @@ pub fn plan(opts: &Options, peers: &Peers) -> Experiment {
             notes.push(format!("{server} skipped: {reason}"));
         }
     }
-    Experiment {
-        name: "http",
+    Plan {
         reps: reps(opts),
         cells,
         notes,
@@ -351,14 +327,9 @@ fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Laun
 }
 
 /// Runs the experiment: every cell once per round, rounds interleaved.
-pub fn measure(
-    plan: &Experiment,
-    opts: &Options,
-    peers: &Peers,
-    bar: &ProgressBar,
-    failures: &mut Vec<String>,
-) -> Vec<Measurement> {
-    let paths = Paths::find(peers);
+fn measure(name: &str, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
+    let (opts, bar, failures) = (ctx.opts, ctx.bar, &mut *ctx.failures);
+    let paths = Paths::find(ctx.peers);
     let (n, prewarm) = counts(opts);
     let say = |line: String| bar.suspend(|| eprintln!("http: {line}"));
     let Some(hey) = hey::find() else {
@@ -381,7 +352,7 @@ pub fn measure(
         let workload = cell.params.get("workload").cloned().unwrap_or_default();
         match launch(&cell.runner, &workload, 0, &paths) {
             Ok(_) => slots.push(Some(Measurement {
-                experiment: plan.name.to_string(),
+                experiment: name.to_string(),
                 runner: cell.runner.clone(),
                 params: cell.params.clone(),
                 mode: "http".to_string(),
@@ -736,22 +707,6 @@ mod tests {
         assert_eq!(stat_fields("garbage"), None);
         let me = std::fs::read_to_string("/proc/self/stat").unwrap();
         assert!(stat_fields(&me).is_some());
-    }
-
-    #[test]
-    fn event_loop_p99_is_the_worst_loop() {
-        let doc = r#"{"runtime":"node 20","resolution_ms":1,"records":"interval","loops":[
-            {"name":"primary","count":7,"p50_ns":69055,"p99_ns":78271,"max_ns":78271,"raw_p99_ns":1078271},
-            {"name":"worker 1","count":6,"p50_ns":72127,"p99_ns":185791,"max_ns":185791,"raw_p99_ns":1185791},
-            {"name":"worker 2","error":"not implemented"}]}"#;
-        let el: EventLoop = serde_json::from_str(doc).unwrap();
-        assert_eq!(el.p99_ns(), Some(185791.0));
-        assert_eq!(el.loops[2].error.as_deref(), Some("not implemented"));
-        let none: EventLoop = serde_json::from_str(
-            r#"{"runtime":"deno","resolution_ms":1,"records":"lateness","loops":[{"name":"main","error":"x"}]}"#,
-        )
-        .unwrap();
-        assert_eq!(none.p99_ns(), None);
     }
 
     #[test]

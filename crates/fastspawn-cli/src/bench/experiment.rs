@@ -1,0 +1,121 @@
+//! What an experiment is: the one interface the driver, the terminal and
+//! the exporters know. Each experiment lives in its own module under
+//! `experiments/` and is named once, in `experiments::ALL`.
+//!
+//! Every experiment reproduces a figure of one seed article and adds
+//! fastspawn to it; `about` says which, and what this machine cannot
+//! reproduce.
+
+use std::collections::BTreeMap;
+
+use indicatif::ProgressBar;
+
+use super::measure;
+use super::peer::{PeerRun, Peers};
+use super::record::Measurement;
+use crate::export::{Chart, Table};
+
+/// One experiment: its plan, how it is measured, and how its
+/// measurements are laid out. Everything but the plan reads only the
+/// experiment's own measurements, so `raw.json` is enough to redraw it.
+pub trait Experiment: Sync {
+    /// The name on the command line and in `raw.json`.
+    fn name(&self) -> &'static str;
+
+    /// What it reproduces (the paragraph under its tables).
+    fn about(&self) -> &'static str;
+
+    /// The cells to measure, with the options the user gave.
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan;
+
+    /// Measures the plan. The default runs each cell's peer: a pilot that
+    /// sizes the count to the cell's budget, then interleaved repetitions.
+    fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
+        measure::cells(self.name(), plan, ctx)
+    }
+
+    /// The tables of the report and the terminal.
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table>;
+
+    /// The charts of the report (the first is `<name>.svg`).
+    fn charts(&self, _ms: &[Measurement]) -> Vec<Chart> {
+        Vec::new()
+    }
+
+    /// The lines this experiment adds to the headline, one per goal.
+    fn headline(&self, _ms: &[Measurement]) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// What the user asked for.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub quick: bool,
+    pub full: bool,
+    pub max_rss_gib: u64,
+}
+
+impl Options {
+    /// Scales a per-cell budget (seconds) for `--quick`.
+    pub fn budget(&self, full: f64) -> f64 {
+        if self.quick {
+            (full / 10.0).max(0.02)
+        } else {
+            full
+        }
+    }
+
+    /// Repetitions: `full`, or one for `--quick`.
+    pub fn reps(&self, full: usize) -> usize {
+        if self.quick { 1 } else { full }
+    }
+}
+
+/// One runner with one parameter set, measured `reps` times.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub runner: String,
+    pub params: BTreeMap<String, String>,
+    pub run: PeerRun,
+    /// Wall-clock seconds one repetition may take; `n` shrinks to fit.
+    pub budget_s: f64,
+}
+
+/// An experiment's cells, repetitions and notes for this run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub reps: usize,
+    pub cells: Vec<Cell>,
+    /// Notes for the report (what this machine changes, what was skipped).
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    /// Whether the driver runs a sizing pilot before the repetitions.
+    pub fn needs_pilot(&self) -> bool {
+        self.cells.iter().any(|c| c.budget_s.is_finite())
+    }
+
+    /// Progress steps: one per repetition of each cell, plus the pilots.
+    pub fn steps(&self) -> u64 {
+        self.cells.len() as u64 * (self.reps as u64 + u64::from(self.needs_pilot()))
+    }
+}
+
+/// What measuring needs beyond the plan.
+pub struct Measuring<'a> {
+    pub opts: &'a Options,
+    pub peers: &'a Peers,
+    pub bar: &'a ProgressBar,
+    /// Cells that failed, one line each (the run fails at the end).
+    pub failures: &'a mut Vec<String>,
+}
+
+/// A cell's parameters from `(key, value)` pairs.
+pub fn params(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}

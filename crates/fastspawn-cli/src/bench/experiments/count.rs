@@ -1,0 +1,169 @@
+//! `count`: the HyperQueue post's first chart, seconds to spawn N
+//! processes without waiting.
+
+use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::peer::{PeerRun, Peers};
+use crate::bench::record::Measurement;
+use crate::bench::table::{self, find, fmt_ratio, per_spawn, ratio, runners, values};
+use crate::export::{Chart, ChartKind, Table};
+
+pub struct Count;
+
+const C_EXEC: [&str; 5] = [
+    "c-fork",
+    "c-vfork",
+    "c-clone",
+    "c-posix-spawn",
+    "c-posix-spawn-usevfork",
+];
+const RUST: [&str; 4] = [
+    "rust-std",
+    "rust-std-pre-exec",
+    "rust-command-fds",
+    "rust-tokio",
+];
+const FASTSPAWN: [&str; 5] = [
+    "fastspawn-auto",
+    "fastspawn-clone3",
+    "fastspawn-clone-vfork",
+    "fastspawn-posix-spawn",
+    "fastspawn-fork",
+];
+const OTHERS: [&str; 4] = ["go-os-exec", "python-popen", "node-spawn", "node-fastspawn"];
+
+impl Experiment for Count {
+    fn name(&self) -> &'static str {
+        "count"
+    }
+
+    fn about(&self) -> &'static str {
+        "Time to spawn N processes without waiting (children reaped after the clock stops), as in the HyperQueue post's first chart."
+    }
+
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
+        let mut notes = vec![
+            "The post spawned `sleep 0`; this uses the static do-nothing child so that 25,000 children fit the time budget (`sleep 0` adds its own dynamic loading, the same for every runner).".to_string(),
+        ];
+        let pid_max: u64 = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(32768);
+        let running = std::fs::read_dir("/proc")
+            .map(|d| {
+                d.filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+                })
+                .count() as u64
+            })
+            .unwrap_or(0);
+        // Children stay zombies until the clock stops: leave room for the system.
+        let cap = (pid_max.saturating_sub(running)).saturating_mul(3) / 4;
+        let mut counts: Vec<u64> = if opts.quick {
+            vec![100, 400]
+        } else {
+            vec![1_000, 5_000, 10_000, 25_000]
+        };
+        if counts.iter().any(|&n| n > cap) {
+            notes.push(format!(
+                "pid_max is {pid_max} with {running} processes running: N is capped at {cap} to leave the system headroom."
+            ));
+            counts = counts.into_iter().map(|n| n.min(cap)).collect();
+            counts.dedup();
+        }
+        let runners: Vec<&str> = C_EXEC
+            .iter()
+            .chain(&RUST)
+            .chain(&OTHERS)
+            .chain(&FASTSPAWN)
+            .copied()
+            .collect();
+        let mut cells = Vec::new();
+        for &n in &counts {
+            for runner in &runners {
+                cells.push(Cell {
+                    runner: runner.to_string(),
+                    params: params(&[("count", n.to_string())]),
+                    run: PeerRun::new(runner, "spawn", n, vec![peers.noop()]),
+                    budget_s: opts.budget(0.8),
+                });
+            }
+        }
+        Plan {
+            reps: opts.reps(2),
+            cells,
+            notes,
+        }
+    }
+
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
+        let counts = values(ms, "count");
+        let mut header = vec!["runner".to_string()];
+        header.extend(counts.iter().map(|n| format!("N = {n}")));
+        header.push("vs fastspawn-auto".into());
+        let last = counts.last().cloned().unwrap_or_default();
+        let fs = per_spawn(find(ms, "fastspawn-auto", &[("count", &last)]));
+        let rows = runners(ms)
+            .iter()
+            .map(|r| {
+                let mut row = vec![r.clone()];
+                for n in &counts {
+                    let m = find(ms, r, &[("count", n)]);
+                    let count: f64 = n.parse().unwrap_or(0.0);
+                    row.push(match per_spawn(m) {
+                        Some(s) => format!(
+                            "{:.3} s{}",
+                            s.median * count / 1e6,
+                            if m.is_some_and(|m| m.n < m.n_requested) {
+                                "*"
+                            } else {
+                                ""
+                            }
+                        ),
+                        None => "–".into(),
+                    });
+                }
+                row.push(fmt_ratio(ratio(
+                    per_spawn(find(ms, r, &[("count", &last)])),
+                    fs,
+                )));
+                row
+            })
+            .collect();
+        let table = Table {
+            title: "count: seconds to spawn N processes".into(),
+            header,
+            rows,
+            notes: vec!["* extrapolated from fewer spawns (see below). The last column is the time ratio to fastspawn-auto at the largest N (above 1: slower than fastspawn).".into()],
+            ..Table::default()
+        };
+        table::with_common_notes(table, self.about(), ms)
+    }
+
+    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
+        let runners = [
+            "c-fork",
+            "c-clone",
+            "rust-std",
+            "rust-command-fds",
+            "go-os-exec",
+            "python-popen",
+            "node-spawn",
+            "fastspawn-auto",
+        ];
+        let (xs, series) = table::series_over(ms, "count", &runners, &|m, us| {
+            us * m
+                .param("count")
+                .and_then(|c| c.parse::<f64>().ok())
+                .unwrap_or(0.0)
+                / 1e6
+        });
+        vec![Chart {
+            title: "Seconds to spawn N processes".into(),
+            kind: ChartKind::Line,
+            x: xs,
+            series,
+            y_unit: "s".into(),
+        }]
+    }
+}

@@ -1,0 +1,181 @@
+//! `rss`: spawn+wait as the parent's resident memory grows (the
+//! HyperQueue post's fork-vs-vfork chart and the command-fds table).
+
+use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::peer::{PeerRun, Peers};
+use crate::bench::record::Measurement;
+use crate::bench::table::{
+    self, find, flatness, fmt_ratio, fmt_us, gib, per_spawn, ratio, runners, values,
+};
+use crate::export::{Chart, ChartKind, Table};
+
+pub struct Rss;
+
+/// Parent sizes in MiB, up to `--max-rss-gib`.
+fn sizes(opts: &Options) -> Vec<u64> {
+    if opts.quick {
+        return vec![0, 64];
+    }
+    [0u64, 1024, 2048, 4096]
+        .into_iter()
+        .filter(|&mib| mib <= opts.max_rss_gib * 1024)
+        .collect()
+}
+
+impl Experiment for Rss {
+    fn name(&self) -> &'static str {
+        "rss"
+    }
+
+    fn about(&self) -> &'static str {
+        "Spawn+wait cost as the parent's resident memory grows: the HyperQueue post's fork-vs-vfork chart and the command-fds table in one. fastspawn runs with fd mappings, cwd, setsid and an rlimit set."
+    }
+
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
+        let runners = [
+            "c-fork",
+            "c-vfork",
+            "c-clone",
+            "c-posix-spawn",
+            "rust-std",
+            "rust-std-pre-exec",
+            "rust-command-fds",
+            "go-os-exec",
+            "python-popen",
+            "node-spawn",
+            "node-fastspawn",
+            "fastspawn-auto",
+        ];
+        let mut cells = Vec::new();
+        for mib in sizes(opts) {
+            for runner in runners {
+                let mut run = PeerRun::new(runner, "wait", 2_000, vec![peers.noop()]);
+                run.rss_mib = mib;
+                if runner == "fastspawn-auto" {
+                    run.with_options = true;
+                    run.extra_fds = 2;
+                }
+                run.warmup = 3;
+                cells.push(Cell {
+                    runner: runner.to_string(),
+                    params: params(&[("rss_mib", mib.to_string())]),
+                    run,
+                    budget_s: opts.budget(0.6),
+                });
+            }
+        }
+        let notes = vec![
+            "Runs at larger sizes with `--max-rss-gib` (default 4); the post went to 5 GiB on a 256 GiB node.".to_string(),
+            "The post's cluster had glibc 2.17, where posix_spawn itself forks; this machine's glibc uses clone(CLONE_VM|CLONE_VFORK) in posix_spawn, so only fork and the runtimes that fork (pre_exec, command-fds, Node) show the slope here.".to_string(),
+        ];
+        Plan {
+            reps: opts.reps(5),
+            cells,
+            notes,
+        }
+    }
+
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
+        let sizes = values(ms, "rss_mib");
+        let mut header = vec!["runner".to_string()];
+        header.extend(sizes.iter().map(|s| gib(s)));
+        header.push("vs fastspawn-auto".into());
+        let last = sizes.last().cloned().unwrap_or_default();
+        let fs = per_spawn(find(ms, "fastspawn-auto", &[("rss_mib", &last)]));
+        let rows = runners(ms)
+            .iter()
+            .map(|r| {
+                let mut row = vec![if r == "fastspawn-auto" {
+                    format!("{r} (fd(), cwd, setsid, rlimit)")
+                } else {
+                    r.clone()
+                }];
+                row.extend(
+                    sizes
+                        .iter()
+                        .map(|s| fmt_us(per_spawn(find(ms, r, &[("rss_mib", s)])))),
+                );
+                row.push(fmt_ratio(ratio(
+                    per_spawn(find(ms, r, &[("rss_mib", &last)])),
+                    fs,
+                )));
+                row
+            })
+            .collect();
+        let mut notes = vec!["Spawn + wait of the static do-nothing child. The last column is the time ratio to fastspawn-auto at the largest size.".to_string()];
+        if let Some(flat) = flatness(ms, "fastspawn-auto") {
+            let raw = flatness(ms, "c-clone").map_or(String::new(), |c| {
+                format!("; the raw C clone loop in the same run: {c:.3}, so the part of the slope the kernel itself adds is visible")
+            });
+            notes.push(format!(
+                "fastspawn-auto, slowest size / fastest size: {flat:.3} (goal: at most 1.05){raw}."
+            ));
+        }
+        let table = Table {
+            title: "rss: spawn+wait as the parent's memory grows".into(),
+            header,
+            rows,
+            notes,
+            ..Table::default()
+        };
+        table::with_common_notes(table, self.about(), ms)
+    }
+
+    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
+        let runners = [
+            "c-fork",
+            "c-clone",
+            "rust-std",
+            "rust-command-fds",
+            "python-popen",
+            "node-spawn",
+            "node-fastspawn",
+            "fastspawn-auto",
+        ];
+        let (xs, series) = table::series_over(ms, "rss_mib", &runners, &|_, us| us / 1e3);
+        vec![Chart {
+            title: "Spawn+wait (ms) by parent RSS".into(),
+            kind: ChartKind::Bar,
+            x: xs.iter().map(|x| gib(x)).collect(),
+            series,
+            y_unit: "ms".into(),
+        }]
+    }
+
+    fn headline(&self, ms: &[Measurement]) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some(flat) = flatness(ms, "fastspawn-auto") {
+            let raw = flatness(ms, "c-clone")
+                .map_or(String::new(), |c| format!("; raw C clone loop: {c:.3}"));
+            lines.push(format!(
+                "fastspawn-auto with options, slowest / fastest parent RSS: {flat:.3} (goal <= 1.05{raw})"
+            ));
+        }
+        if let Some(max) = table::largest(ms, "rss_mib") {
+            let fs = per_spawn(find(ms, "fastspawn-auto", &[("rss_mib", &max)]));
+            for peer in ["c-fork", "rust-command-fds", "node-spawn"] {
+                if let Some(r) = ratio(per_spawn(find(ms, peer, &[("rss_mib", &max)])), fs) {
+                    lines.push(format!(
+                        "at {} parent RSS, {peer} is {r:.1}x slower than fastspawn-auto",
+                        gib(&max)
+                    ));
+                }
+            }
+        }
+        // Node holding 1 GiB of Buffers against Node holding none.
+        let node_slowdown = |runner: &str| {
+            ratio(
+                per_spawn(find(ms, runner, &[("rss_mib", "1024")])),
+                per_spawn(find(ms, runner, &[("rss_mib", "0")])),
+            )
+        };
+        if let (Some(fs), Some(node)) =
+            (node_slowdown("node-fastspawn"), node_slowdown("node-spawn"))
+        {
+            lines.push(format!(
+                "Node holding 1 GiB of Buffers vs none, spawn+wait time: fastspawn package {fs:.2}x (goal <= 1.05), node:child_process {node:.1}x"
+            ));
+        }
+        lines
+    }
+}
