@@ -25,7 +25,8 @@ enum Cmd {
     Bench {
         #[arg(help = format!("Experiments to run (default: all): {}.", bench::experiments::names().join(", ")))]
         experiments: Vec<String>,
-        /// A smoke run: one repetition, tiny counts and sizes (about a minute).
+        /// A smoke run: one repetition, tiny counts and sizes (about a minute);
+        /// its figures mean nothing. Writes under target/bench-quick/ unless --out.
         #[arg(long)]
         quick: bool,
         /// The seeds' full counts regardless of time (tlpi: 100,000 processes per cell).
@@ -34,7 +35,8 @@ enum Cmd {
         /// Largest parent RSS of the rss experiment, in GiB.
         #[arg(long, default_value_t = 4)]
         max_rss_gib: u64,
-        /// Where to write the report (default: bench/results/<date>-<kernel>/).
+        /// Where to write the report (default: bench/results/<date>-<kernel>/,
+        /// with --quick target/bench-quick/<date>-<kernel>/).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Print the whole run as JSON on stdout instead of tables.

@@ -34,6 +34,17 @@ pub trait Experiment: Sync {
         measure::cells(self.name(), plan, ctx)
     }
 
+    /// Roughly how long one repetition of `cell` takes, seconds (for the
+    /// progress bar's estimate of the time left). The default: the cell's
+    /// budget, or 200 µs per spawn for a cell without one.
+    fn expected_s(&self, cell: &Cell) -> f64 {
+        if cell.budget_s.is_finite() {
+            cell.budget_s
+        } else {
+            cell.run.n as f64 * 200e-6
+        }
+    }
+
     /// The tables of the report and the terminal.
     fn tables(&self, ms: &[Measurement]) -> Vec<Table>;
 
@@ -92,14 +103,19 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Whether the driver runs a sizing pilot before the repetitions.
-    pub fn needs_pilot(&self) -> bool {
-        self.cells.iter().any(|c| c.budget_s.is_finite())
-    }
-
-    /// Progress steps: one per repetition of each cell, plus the pilots.
-    pub fn steps(&self) -> u64 {
-        self.cells.len() as u64 * (self.reps as u64 + u64::from(self.needs_pilot()))
+    /// The expected seconds of each progress step, in the order measuring
+    /// takes them: a sizing pilot per cell with a budget, then every cell once
+    /// per round.
+    pub fn step_weights(&self, expected_s: &dyn Fn(&Cell) -> f64) -> Vec<f64> {
+        /// A pilot: 20 spawns and the peer's start.
+        const PILOT_S: f64 = 0.03;
+        let pilots = self
+            .cells
+            .iter()
+            .filter(|c| c.budget_s.is_finite())
+            .map(|_| PILOT_S);
+        let rounds = (0..self.reps).flat_map(|_| self.cells.iter().map(expected_s));
+        pilots.chain(rounds).collect()
     }
 }
 
@@ -110,6 +126,9 @@ pub struct Measuring<'a> {
     pub bar: &'a ProgressBar,
     /// Cells that failed, one line each (the run fails at the end).
     pub failures: &'a mut Vec<String>,
+    /// Set by an experiment that could measure nothing here: why (the
+    /// driver prints it instead of an empty table).
+    pub skipped: Option<String>,
 }
 
 /// A cell's parameters from `(key, value)` pairs.

@@ -7,6 +7,7 @@ pub mod experiment;
 pub mod experiments;
 pub mod measure;
 pub mod peer;
+pub mod progress;
 pub mod record;
 pub mod setup;
 pub mod stats;
@@ -16,7 +17,6 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::export;
 use experiment::{Experiment, Measuring, Options};
@@ -56,27 +56,19 @@ pub fn run(args: BenchArgs) -> Result<()> {
         .collect();
 
     let setup = setup::describe();
-    let out_dir = args.out.clone().unwrap_or_else(|| {
-        let kernel = setup.get("kernel").cloned().unwrap_or_default();
-        let kernel = kernel
-            .split_whitespace()
-            .next()
-            .unwrap_or("linux")
-            .to_string();
-        PathBuf::from("bench/results").join(format!("{}-{}", setup::today(), kernel))
-    });
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out(args.options.quick, &setup));
 
-    let total: u64 = plans.iter().map(|(_, plan)| plan.steps()).sum();
-    let bar = if args.json {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    if args.options.quick && !args.json {
+        println!("{}", export::terminal::QUICK_BANNER);
+    }
+    let weights: Vec<f64> = plans
+        .iter()
+        .flat_map(|(exp, plan)| plan.step_weights(&|cell| exp.expected_s(cell)))
+        .collect();
+    let bar = progress::bar(weights, args.json);
 
     let started = Instant::now();
     let mut run = Run {
@@ -90,14 +82,32 @@ pub fn run(args: BenchArgs) -> Result<()> {
     for (exp, plan) in &plans {
         run.notes
             .extend(plan.notes.iter().map(|n| format!("{}: {n}", exp.name())));
+        let failed_before = failures.len();
         let mut ctx = Measuring {
             opts: &args.options,
             peers: &peers,
             bar: &bar,
             failures: &mut failures,
+            skipped: None,
         };
         let measured = exp.measure(plan, &mut ctx);
-        if !args.json {
+        if measured.is_empty() {
+            // No table of dashes: say why instead, on the terminal and in
+            // the report.
+            let why = ctx
+                .skipped
+                .take()
+                .unwrap_or_else(|| nothing_measured(failures.len() - failed_before));
+            let line = format!("{}: nothing measured: {why}", exp.name());
+            bar.suspend(|| {
+                if args.json {
+                    eprintln!("{line}");
+                } else {
+                    println!("\n{line}");
+                }
+            });
+            run.notes.push(line);
+        } else if !args.json {
             let tables = exp.tables(&measured);
             bar.suspend(|| {
                 for table in &tables {
@@ -119,9 +129,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&run)?);
     } else {
-        for line in export::headline(&run) {
-            println!("{line}");
-        }
+        print!(
+            "{}",
+            export::terminal::headline(&export::headline(&run), run.quick)
+        );
         println!("report: {}", out_dir.join("report.md").display());
     }
     if !failures.is_empty() {
@@ -132,4 +143,49 @@ pub fn run(args: BenchArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Where the report goes without `--out`: next to the committed runs, or
+/// for a quick run (whose figures mean nothing) under `target/`.
+fn default_out(quick: bool, setup: &std::collections::BTreeMap<String, String>) -> PathBuf {
+    let kernel = setup.get("kernel").map(String::as_str).unwrap_or_default();
+    let kernel = kernel.split_whitespace().next().unwrap_or("linux");
+    let base = if quick {
+        "target/bench-quick"
+    } else {
+        "bench/results"
+    };
+    PathBuf::from(base).join(format!("{}-{kernel}", setup::today()))
+}
+
+/// Why an experiment measured nothing when it did not say itself.
+fn nothing_measured(failed: usize) -> String {
+    if failed > 0 {
+        format!("{failed} cell(s) failed (listed at the end)")
+    } else {
+        "no cell could run on this machine (see the lines above)".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quick_run_writes_under_target() {
+        let setup = std::collections::BTreeMap::from([(
+            "kernel".to_string(),
+            "6.18.44-fc-v657 #1 SMP".to_string(),
+        )]);
+        let quick = default_out(true, &setup);
+        assert!(
+            quick.starts_with("target/bench-quick"),
+            "{}",
+            quick.display()
+        );
+        assert!(quick.display().to_string().ends_with("-6.18.44-fc-v657"));
+        let full = default_out(false, &setup);
+        assert!(full.starts_with("bench/results"), "{}", full.display());
+        assert_eq!(quick.file_name(), full.file_name());
+    }
 }

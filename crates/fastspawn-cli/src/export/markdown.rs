@@ -30,7 +30,11 @@ pub fn report(run: &Run, charts: &[(String, String)]) -> String {
     ));
     let headline = super::headline(run);
     if !headline.is_empty() {
-        out.push_str("## Headline\n\n");
+        out.push_str(if run.quick {
+            "## Headline (quick run: these ratios mean nothing)\n\n"
+        } else {
+            "## Headline\n\n"
+        });
         for line in headline {
             out.push_str(&format!("- {line}\n"));
         }
@@ -57,6 +61,29 @@ pub fn report(run: &Run, charts: &[(String, String)]) -> String {
             .filter(|n| n.starts_with(&format!("{experiment}: ")))
         {
             out.push_str(&format!("- {}\n", &note[experiment.len() + 2..]));
+        }
+        out.push('\n');
+    }
+    let measured = super::experiments_in(run);
+    let unmeasured: Vec<&str> = experiments::names()
+        .into_iter()
+        .filter(|name| !measured.iter().any(|m| m == name))
+        .filter(|name| {
+            run.notes
+                .iter()
+                .any(|n| n.starts_with(&format!("{name}: ")))
+        })
+        .collect();
+    if !unmeasured.is_empty() {
+        out.push_str("## Not measured\n\n");
+        for name in unmeasured {
+            for note in run
+                .notes
+                .iter()
+                .filter(|n| n.starts_with(&format!("{name}: ")))
+            {
+                out.push_str(&format!("- {note}\n"));
+            }
         }
         out.push('\n');
     }
@@ -100,5 +127,48 @@ mod tests {
             ..Table::default()
         };
         assert_eq!(table(&t), "| a | b |\n| --- | --- |\n| 1 | **2** |\n");
+    }
+
+    /// A quick run whose langs experiment measured one cell and whose http
+    /// experiment measured nothing: the headline says the ratios mean
+    /// nothing, and http gets no empty table but its reason.
+    #[test]
+    fn a_quick_report_flags_its_headline_and_says_what_was_not_measured() {
+        use crate::bench::record::{Measurement, Repetition};
+        let rep = |total_ns| Repetition {
+            total_ns,
+            ..Repetition::default()
+        };
+        let cell = |runner: &str, total_ns| Measurement {
+            experiment: "langs".into(),
+            runner: runner.into(),
+            params: Default::default(),
+            mode: "wait".into(),
+            n: 10,
+            n_requested: 5_000,
+            child: vec!["noop".into()],
+            repetitions: vec![rep(total_ns)],
+        };
+        let run = Run {
+            started: "2026-11-23 01:00 UTC".into(),
+            quick: true,
+            setup: Default::default(),
+            notes: vec![
+                "http: The post ran on 8 vCPUs.".into(),
+                "http: nothing measured: hey is not installed".into(),
+            ],
+            measurements: vec![
+                cell("c-clone", 1_000_000),
+                cell("fastspawn-auto", 1_100_000),
+            ],
+        };
+        let md = report(&run, &[]);
+        assert!(md.contains("## Headline (quick run: these ratios mean nothing)\n\n- fastspawn-auto throughput vs raw C clone loop: 0.909x"), "{md}");
+        assert!(
+            md.contains("## langs: spawn+wait throughput by runtime"),
+            "{md}"
+        );
+        assert!(!md.contains("## http"), "{md}");
+        assert!(md.contains("## Not measured\n\n- http: The post ran on 8 vCPUs.\n- http: nothing measured: hey is not installed\n"), "{md}");
     }
 }

@@ -2,6 +2,30 @@
 
 use super::Table;
 
+/// Printed before a `--quick` run's tables.
+pub const QUICK_BANNER: &str = "Quick run: one repetition of tiny counts, to check that every peer runs. \
+Its figures and ratios mean nothing; run `make bench` for results.";
+
+/// The headline lines after the tables. A quick run's are labelled as
+/// what they are: ratios of one tiny repetition, not findings.
+pub fn headline(lines: &[String], quick: bool) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    if quick {
+        out.push_str("\nHeadline of this quick run (one tiny repetition: these ratios mean nothing, not findings):\n");
+        for line in lines {
+            out.push_str(&format!("  (quick) {line}\n"));
+        }
+    } else {
+        for line in lines {
+            out.push_str(&format!("{line}\n"));
+        }
+    }
+    out
+}
+
 /// Renders a table with columns padded to their widest cell.
 pub fn render(table: &Table) -> String {
     let clean = |s: &str| s.replace("**", "");
@@ -56,6 +80,23 @@ pub fn render(table: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quick_headline_says_its_ratios_mean_nothing() {
+        let lines = vec!["fastspawn-auto vs Rust std (spawn+wait): 1.25x faster".to_string()];
+        assert_eq!(
+            headline(&lines, false),
+            "fastspawn-auto vs Rust std (spawn+wait): 1.25x faster\n"
+        );
+        let quick = headline(&lines, true);
+        assert!(quick.contains("quick run"), "{quick}");
+        assert!(quick.contains("mean nothing"), "{quick}");
+        assert!(
+            quick.ends_with("  (quick) fastspawn-auto vs Rust std (spawn+wait): 1.25x faster\n")
+        );
+        assert_eq!(headline(&[], true), "");
+        assert!(QUICK_BANNER.contains("mean nothing"));
+    }
 
     #[test]
     fn columns_line_up() {

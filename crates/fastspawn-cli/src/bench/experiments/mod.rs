@@ -85,6 +85,11 @@ mod tests {
             );
             let plan = exp.plan(&opts, &peers);
             assert!(!plan.cells.is_empty(), "{} measures nothing", exp.name());
+            // One progress step per pilot and per repetition of each cell.
+            let weights = plan.step_weights(&|c| exp.expected_s(c));
+            let pilots = plan.cells.iter().filter(|c| c.budget_s.is_finite()).count();
+            assert_eq!(weights.len(), pilots + plan.reps * plan.cells.len());
+            assert!(weights.iter().all(|w| *w >= 0.0 && w.is_finite()));
         }
         assert!(find("nope").is_none());
         assert_eq!(find("tlpi").map(|e| e.name()), Some("tlpi"));
