@@ -31,6 +31,7 @@ install-test: dist
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p fastspawn --no-deps --all-features --locked
 
 unit:
 	$(CARGO) test --workspace --all-features --locked
