@@ -46,6 +46,10 @@ TOML
 use fastspawn::{Command, Stdio, signal};
 
 fn main() -> Result<(), fastspawn::Error> {
+    if std::env::args().nth(1).as_deref() == Some("fail") {
+        // What a user sees when main returns the error: the message.
+        Command::new("ls").current_dir("/nope").spawn()?;
+    }
     let out = Command::new("echo").arg("hi").stdout(Stdio::piped()).output()?;
     assert_eq!(out.stdout, b"hi\n", "blocking API");
     let mut sleeper = Command::new("sleep").arg("60").pdeathsig(signal::SIGKILL).spawn()?;
@@ -68,7 +72,18 @@ RUST
         exit 1
     }
     [ "$out" = hi ] || { echo "install-test: crate: printed '$out', expected 'hi'" >&2; exit 1; }
-    echo "install-test: crate fastspawn-$version: ok (a fresh cargo project ran echo hi, blocking and tokio)"
+    local expected='Error: spawning "ls": chdir to "/nope" failed: No such file or directory (os error 2)'
+    if out=$(cd "$WORK/app" && "$CARGO" run --quiet --offline -- fail 2>&1); then
+        echo "install-test: crate: spawning in /nope succeeded" >&2
+        exit 1
+    fi
+    [ "$out" = "$expected" ] || {
+        echo "install-test: crate: main returning the error printed:" >&2
+        echo "$out" >&2
+        echo "expected: $expected" >&2
+        exit 1
+    }
+    echo "install-test: crate fastspawn-$version: ok (a fresh cargo project ran echo hi, blocking and tokio; main returning an Error prints its message)"
     passed=$((passed + 1))
 }
 
