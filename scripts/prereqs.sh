@@ -75,9 +75,10 @@ if ! have python3; then
 else
     py_version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
     version_ge "${py_version:-0}" 3.9 || lack python3 "Python >= 3.9, found ${py_version:-?}" "apt-get install python3"
-    if [ "$what" != bench ]; then
+    # The Python package's tests and install test make virtual environments.
+    if [ "$what" != bench ] && [ -d bindings/python ]; then
         python3 -c 'import venv, ensurepip' >/dev/null 2>&1 \
-            || lack python3-venv "the install test's virtual environment" "apt-get install python3-venv"
+            || lack python3-venv "the Python package's virtual environments" "apt-get install python3-venv"
     fi
 fi
 
