@@ -15,6 +15,7 @@ TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 STAGE=$TARGET_DIR/npm-stage
 MAX_NPM_BYTES=$((3 * 1024 * 1024))
 
+scripts/prereqs.sh dist
 version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n1)
 mkdir -p "$DIST"
 

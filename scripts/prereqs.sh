@@ -70,7 +70,9 @@ else
 fi
 have npm || lack npm "installs the npm package's dev tools (npm ci)" "comes with Node; apt-get install npm"
 
-if ! have python3; then
+if [ "$what" = dist ] && [ ! -d bindings/python ]; then
+    : # no Python package to build yet
+elif ! have python3; then
     lack python3 "the Python peer and the test wrappers (>= 3.9)" "apt-get install python3 python3-venv"
 else
     py_version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
@@ -90,4 +92,4 @@ if [ "$missing" -gt 0 ]; then
     echo "make $what: $missing prerequisite(s) missing (see README.md, Prerequisites)" >&2
     exit 1
 fi
-echo "prerequisites for make $what: ok (rust ${rustc_version:-?}, node ${node_version:-?}, python ${py_version:-?}${go_version:+, go $go_version})"
+echo "prerequisites for make $what: ok (rust ${rustc_version:-?}, node ${node_version:-?}${py_version:+, python $py_version}${go_version:+, go $go_version})"
