@@ -68,3 +68,4 @@ bench: prereqs-bench peers http-tools node-addon
 
 clean:
 	$(CARGO) clean
+	rm -rf dist
