@@ -22,7 +22,8 @@ const PREBUILT = ['linux-x64-gnu'];
 const SOURCE_BUILD =
   'build it from source (needs Rust >= 1.88 and gcc): ' +
   'git clone https://github.com/fastspawn/fastspawn && make -C fastspawn/bindings/node build, ' +
-  'then set FASTSPAWN_NODE_ADDON=$PWD/fastspawn/bindings/node/fastspawn.node';
+  'then npm install ./fastspawn/bindings/node (it loads the fastspawn.node built there) ' +
+  'or set FASTSPAWN_NODE_ADDON=$PWD/fastspawn/bindings/node/fastspawn.node';
 
 // glibc or musl: what the C library of this process is (napi-rs's rule:
 // Node's report names the glibc it runs on; a musl Node has none).

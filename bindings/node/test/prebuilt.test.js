@@ -69,6 +69,22 @@ describe('choosing the addon', () => {
   });
 });
 
+describe('a platform without a prebuilt addon', () => {
+  it('gets an error naming the platform, the prebuilt ones and the source build', () => {
+    const arch = Object.getOwnPropertyDescriptor(process, 'arch');
+    const root = tempDir();
+    Object.defineProperty(process, 'arch', { value: 'riscv64', configurable: true });
+    try {
+      const { error } = withoutEnv(() => locate(root));
+      assert.match(error.message, /^fastspawn: no prebuilt addon for linux-riscv64-(gnu|musl) \(prebuilt: linux-x64-gnu\); build it from source/);
+      assert.match(error.message, /npm install \.\/fastspawn\/bindings\/node .* or set FASTSPAWN_NODE_ADDON=/);
+    } finally {
+      Object.defineProperty(process, 'arch', arch);
+      fs.rmSync(root, { recursive: true });
+    }
+  });
+});
+
 describe('prepack checks', () => {
   it('refuse a platform package without its addon or licences, naming make dist', () => {
     const dir = tempDir();
