@@ -35,12 +35,19 @@ pub fn check(pid: u32) -> Vec<Section> {
 /// glibc's version (`getconf GNU_LIBC_VERSION`) and what its posix_spawn can do.
 fn glibc() -> Finding {
     let title = "glibc posix_spawn";
-    let version = Command::new("getconf")
-        .arg("GNU_LIBC_VERSION")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let version = match Command::new("getconf").arg("GNU_LIBC_VERSION").output() {
+        Ok(o) => o
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&o.stdout).trim().to_owned()),
+        Err(e) => {
+            return Finding::new("libc.glibc", title, Status::Unknown)
+                .summary(format!("cannot ask the C library its version: {e}"))
+                .advice(
+                    "getconf (part of the C library's tools) is needed to tell glibc's version",
+                );
+        }
+    };
     let Some(version) = version else {
         return Finding::new("libc.glibc", title, Status::Info)
             .summary("not glibc (getconf GNU_LIBC_VERSION failed): musl's posix_spawn also uses CLONE_VM|CLONE_VFORK")
