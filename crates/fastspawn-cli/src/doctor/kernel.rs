@@ -48,13 +48,22 @@ fn errno_name(errno: i32) -> String {
 /// clone3 with CLONE_VM|CLONE_VFORK|CLONE_CLEAR_SIGHAND: fastspawn's default.
 fn clone3(refusals: &mut Vec<Refusal>) -> Finding {
     let title = "clone3 + CLONE_CLEAR_SIGHAND (Linux 5.5)";
+    if !cfg!(target_arch = "x86_64") {
+        return Finding::new("kernel.clone3", title, Status::Info)
+            .summary(format!(
+                "not used on {}: fastspawn's clone3 engine is x86_64-only today",
+                std::env::consts::ARCH
+            ))
+            .advice("fastspawn uses clone(CLONE_VM|CLONE_VFORK) on aarch64, posix_spawn elsewhere")
+            .value(false);
+    }
     if !fastspawn::features().clone3 {
         refusals.push(Refusal {
             what: "clone3",
             errno: libc::ENOSYS,
         });
         return Finding::new("kernel.clone3", title, Status::Warn)
-            .summary("clone3 does not exist here (ENOSYS): Linux < 5.3, a filter, or not x86_64")
+            .summary("clone3 does not exist here (ENOSYS): Linux < 5.3, or a seccomp filter")
             .advice("fastspawn uses clone(CLONE_VM|CLONE_VFORK) and resets signal handlers in the child instead: still the vfork path, one rt_sigaction per caught signal more")
             .value(false);
     }
@@ -284,7 +293,10 @@ fn seccomp(refusals: &[Refusal]) -> Finding {
             .advice("nothing to do")
             .value(value),
         "2" => Finding::new("kernel.seccomp", title, Status::Warn)
-            .summary(format!("{filters} filter(s) refuse: {}", refused.join(", ")))
+            .summary(format!(
+                "{filters} filter(s) installed; refused here: {} (by a filter, or by an old kernel)",
+                refused.join(", ")
+            ))
             .advice("allow clone3 in the container's seccomp profile (Docker >= 20.10's default does) to keep fastspawn's fastest engine")
             .value(value),
         other => Finding::new("kernel.seccomp", title, Status::Unknown)
