@@ -2,17 +2,36 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-addon node-test clean
+.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-addon node-test prereqs prereqs-bench dist install-test clean
 
 all: test
 
 ## test: everything CI runs: lint, unit and behaviour tests of every engine,
-## the peers' smoke test, a quick run of the whole benchmark, and the npm package
-test: lint unit peers-check bench-smoke node-test
+## the peers' smoke test, a quick run of the whole benchmark, the npm package,
+## and the install test of what `make dist` makes
+test: prereqs lint unit peers-check bench-smoke node-test install-test
+
+## prereqs: name every missing tool (Rust with clippy/rustfmt, Go, gcc, Node >= 18,
+## Python >= 3.9, make) before anything is built
+prereqs:
+	scripts/prereqs.sh test
+
+prereqs-bench:
+	scripts/prereqs.sh bench
+
+## dist: what users install, into dist/: the crate (.crate), the npm package and its
+## prebuilt addon package (.tgz, release and stripped); the wheel once bindings/python exists
+dist:
+	CARGO=$(CARGO) scripts/dist.sh
+
+## install-test: each artefact of dist installed outside the repository runs `echo hi`
+install-test: dist
+	CARGO=$(CARGO) scripts/install-test.sh
 
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets --all-features --locked -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p fastspawn --no-deps --all-features --locked
 
 unit:
 	$(CARGO) test --workspace --all-features --locked
@@ -44,8 +63,9 @@ bench-smoke: peers node-addon
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench --quick --out target/bench-smoke
 
 ## bench: the full benchmark report into bench/results/<date>-<kernel>/
-bench: peers http-tools node-addon
+bench: prereqs-bench peers http-tools node-addon
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench
 
 clean:
 	$(CARGO) clean
+	rm -rf dist

@@ -5,18 +5,20 @@
 // each call hands over every record queued since the last one, as an
 // Int32Array of [kind, id, a, b] records (see src/events.rs).
 
-const path = require('node:path');
+const { locate } = require('./prebuilt');
 
 const SPAWNED = 1;
 const FAILED = 2;
 const EXITED = 3;
 
+// Which addon: see prebuilt.js.
 function load() {
-  const file = process.env.FASTSPAWN_NODE_ADDON || path.join(__dirname, '..', 'fastspawn.node');
+  const { file, source, error } = locate();
+  if (error) throw error;
   try {
     return require(file);
   } catch (err) {
-    err.message = `fastspawn: cannot load the native addon ${file} (build it with \`npm run build\` in bindings/node): ${err.message}`;
+    err.message = `fastspawn: cannot load the native addon ${file} (from ${source}): ${err.message}`;
     throw err;
   }
 }

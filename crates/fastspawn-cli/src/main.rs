@@ -1,6 +1,8 @@
-//! `fastspawn`: benchmarks of process spawning on Linux (see `fastspawn bench --help`).
+//! `fastspawn`: benchmarks of process spawning on Linux (see `fastspawn bench --help`),
+//! and `fastspawn doctor`, a report of how this machine starts processes.
 
 mod bench;
+mod doctor;
 mod export;
 
 use std::path::PathBuf;
@@ -46,10 +48,40 @@ enum Cmd {
         #[arg(long, default_value = "target/peers")]
         peers: PathBuf,
     },
+    /// Report how processes are started on this machine and why they may be
+    /// slow: kernel features, seccomp, glibc, cgroups, limits, overcommit,
+    /// and which path (fork or vfork) each runtime's spawn takes, observed
+    /// with strace. One line of advice per finding.
+    Doctor {
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The process whose size, fds and limits to report (default: this one),
+        /// e.g. the server that spawns.
+        #[arg(long)]
+        pid: Option<u32>,
+        /// Runtimes to observe, comma-separated (default: every one found):
+        /// fastspawn, rust, python, node, go.
+        #[arg(long, value_delimiter = ',')]
+        runtimes: Option<Vec<String>>,
+    },
+    /// One spawn the way Rust std or fastspawn does it, for `doctor` to trace.
+    #[command(name = "__probe", hide = true)]
+    Probe { case: String },
 }
 
 fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
+        Cmd::Doctor {
+            json,
+            pid,
+            runtimes,
+        } => doctor::run(doctor::DoctorArgs {
+            json,
+            pid,
+            runtimes,
+        }),
+        Cmd::Probe { case } => doctor::probe_main(&case),
         Cmd::Bench {
             experiments,
             quick,

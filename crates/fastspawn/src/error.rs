@@ -189,8 +189,16 @@ impl fmt::Display for Error {
     }
 }
 
+/// `{:?}` prints the message, as `{}` does, so that a `main` returning
+/// `Result<(), fastspawn::Error>` (or an `unwrap()`) shows
+/// `Error: spawning "ls": chdir to "/nope" failed: No such file or directory (os error 2)`
+/// rather than a dump of the fields (anyhow's errors behave the same way).
+/// `{:#?}` prints the fields: program, step, kind, errno and message.
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return fmt::Display::fmt(self, f);
+        }
         f.debug_struct("Error")
             .field("program", &self.program)
             .field("step", &self.step)
@@ -224,6 +232,18 @@ mod tests {
         let io: io::Error = err.into();
         assert_eq!(io.kind(), io::ErrorKind::NotFound);
         assert!(io.to_string().contains("chdir to \"/nope\""));
+    }
+
+    #[test]
+    fn debug_prints_the_message_and_alternate_the_fields() {
+        let err = Error::os(OsStr::new("ls"), Step::Chdir("/nope".into()), libc::ENOENT);
+        assert_eq!(format!("{err:?}"), err.to_string());
+        let fields = format!("{err:#?}");
+        assert!(fields.contains("step: Chdir("), "{fields}");
+        assert!(
+            fields.contains("errno: Some(\n        2,\n    )"),
+            "{fields}"
+        );
     }
 
     #[test]
