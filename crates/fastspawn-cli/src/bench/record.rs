@@ -44,6 +44,10 @@ pub struct Repetition {
     /// The `http` experiment: requests/s, latencies, event-loop delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpRep>,
+    /// Task-engine experiments (`distributed`): tasks/s, task latency,
+    /// workers' CPU, and what a worker kill left behind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<TasksRep>,
 }
 
 impl Repetition {
@@ -152,6 +156,40 @@ impl EventLoop {
                 Some(acc.map_or(v, |a| a.max(v)))
             })
     }
+}
+
+/// A run of short tasks on a task engine (one variant, one data size).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct TasksRep {
+    /// Tasks completed and checked.
+    pub tasks: u64,
+    pub tasks_per_s: f64,
+    /// The time a task spent running its program (the engine's queueing is
+    /// not in it), µs.
+    pub latency_p50_us: f64,
+    pub latency_p99_us: f64,
+    /// The workers' own CPU per task, and their reaped children's, µs.
+    pub worker_cpu_us_per_task: f64,
+    pub children_cpu_us_per_task: f64,
+    /// Each worker's resident memory when the run started, MiB.
+    #[serde(default)]
+    pub worker_rss_mib: Vec<u64>,
+    /// Set for a run in which one worker was killed with SIGKILL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kill: Option<KillRep>,
+}
+
+/// What killing a worker mid-run did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct KillRep {
+    /// Executions started (a task rerun after the kill counts twice).
+    pub executions: u64,
+    /// Executions beyond one per task: rerun by the scheduler.
+    pub retried: u64,
+    /// The killed worker's children running at the kill.
+    pub children_at_kill: u64,
+    /// Of those, still running 0.2 s after it.
+    pub children_left_running: u64,
 }
 
 /// A whole run.

@@ -5,6 +5,7 @@
 
 mod r#async;
 mod count;
+mod distributed;
 mod env;
 mod fds;
 mod http;
@@ -18,7 +19,7 @@ use super::experiment::Experiment;
 
 /// Every experiment, in the order a plain `fastspawn bench` runs them and
 /// the report shows them.
-pub static ALL: [&dyn Experiment; 10] = [
+pub static ALL: [&dyn Experiment; 11] = [
     &count::Count,
     &rss::Rss,
     &tlpi::Tlpi,
@@ -29,6 +30,7 @@ pub static ALL: [&dyn Experiment; 10] = [
     &parallel::Parallel,
     &langs::Langs,
     &http::Http,
+    &distributed::Distributed,
 ];
 
 /// The experiment that leads the headline: its first line is the
@@ -72,7 +74,17 @@ mod tests {
         };
         let names = names();
         for name in [
-            "count", "rss", "tlpi", "env", "path", "fds", "async", "parallel", "langs", "http",
+            "count",
+            "rss",
+            "tlpi",
+            "env",
+            "path",
+            "fds",
+            "async",
+            "parallel",
+            "langs",
+            "http",
+            "distributed",
         ] {
             assert!(names.contains(&name), "{name} is not run by default");
         }
