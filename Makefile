@@ -2,7 +2,7 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-addon node-test prereqs prereqs-bench dist install-test clean
+.PHONY: all test bench bench-venv lint unit peers peers-check bench-smoke http-tools node-addon node-test prereqs prereqs-bench dist install-test clean
 
 all: test
 
@@ -56,14 +56,21 @@ http-tools:
 node-addon:
 	$(MAKE) -C bindings/node build CARGO=$(CARGO)
 
+## bench-venv: the benchmark's own Python venv (target/bench-venv): dask[distributed]
+## for the `distributed` experiment, and the fastspawn wheel (bindings/python)
+BENCH_VENV := $(CURDIR)/target/bench-venv
+bench-venv:
+	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q --disable-pip-version-check 'dask[distributed]==2026.8.0'
+
 peers-check:
 	bash bench/peers/check.sh
 
-bench-smoke: peers node-addon
+bench-smoke: peers node-addon bench-venv
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench --quick --out target/bench-smoke
 
 ## bench: the full benchmark report into bench/results/<date>-<kernel>/
-bench: prereqs-bench peers http-tools node-addon
+bench: prereqs-bench peers http-tools node-addon bench-venv
 	$(CARGO) run --release --locked -p fastspawn-cli -- bench
 
 clean:
