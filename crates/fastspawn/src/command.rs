@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
@@ -115,8 +116,9 @@ pub(crate) struct ChildOptions {
     pub pdeathsig: Option<i32>,
     pub umask: Option<u32>,
     pub cgroup: Option<OwnedFd>,
-    /// Signals blocked in the child (as a kernel sigset: bit `n-1` is signal `n`).
-    pub sigmask: u64,
+    /// Signals blocked in the child (as a kernel sigset: bit `n-1` is
+    /// signal `n`); `None`: the spawning thread's mask, as std.
+    pub sigmask: Option<u64>,
     /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
     pub sigdefault: u64,
 }
@@ -125,7 +127,9 @@ pub(crate) struct ChildOptions {
 ///
 /// Every option is applied on the vfork path; see the crate documentation
 /// for the engines and what each costs.
-#[derive(Debug)]
+///
+/// `{:?}` prints the command as std does, the way a shell would read it
+/// (`cd "/tmp" && env -u HOME A="1" "ls" "-l"`); `{:#?}` lists the options.
 pub struct Command {
     pub(crate) program: OsString,
     /// `args[0]` is argv\[0\]: the program unless [`arg0`](Self::arg0) was set.
@@ -375,13 +379,15 @@ impl Command {
         self.changed()
     }
 
-    /// Signals blocked in the child when the program starts (default: none,
-    /// whatever the spawning thread blocks).
+    /// Signals blocked in the child when the program starts. By default
+    /// the child inherits the signal mask of the thread that spawns it, as
+    /// with std (for [`Pool`](crate::Pool) and the async API, the spawner
+    /// thread's, which it inherited from the thread that created the pool).
     pub fn signal_mask(&mut self, signals: &[i32]) -> &mut Command {
         if let Some(bad) = signals.iter().find(|s| !(1..=64).contains(*s)) {
             return self.reject(format!("signal_mask: {bad} is not a signal number"));
         }
-        self.opts.sigmask = signals.iter().fold(0, |set, &s| set | sigbit(s));
+        self.opts.sigmask = Some(signals.iter().fold(0, |set, &s| set | sigbit(s)));
         self.changed()
     }
 
@@ -538,6 +544,65 @@ impl Command {
     /// the call, and a pidfd costs a few microseconds per spawn.
     pub fn status(&mut self) -> Result<ExitStatus> {
         crate::spawn::spawn(self, Purpose::Status)?.wait()
+    }
+}
+
+impl fmt::Debug for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            let mut out = f.debug_struct("Command");
+            out.field("program", &self.program)
+                .field("args", &self.args);
+            if !self.env.is_inherited() {
+                out.field("env", &self.env);
+            }
+            if let Some(cwd) = &self.cwd {
+                out.field("cwd", cwd);
+            }
+            for (name, stdio) in [
+                ("stdin", &self.stdin),
+                ("stdout", &self.stdout),
+                ("stderr", &self.stderr),
+            ] {
+                if let Some(stdio) = stdio {
+                    out.field(name, stdio);
+                }
+            }
+            if !self.fds.is_empty() {
+                out.field("fds", &self.fds);
+            }
+            out.field("options", &self.opts)
+                .field("engine", &self.engine)
+                .field("require_vfork", &self.require_vfork)
+                .field("pidfd", &self.pidfd)
+                .finish_non_exhaustive()
+        } else {
+            // As a shell would read it: directory, environment, program.
+            if let Some(cwd) = &self.cwd {
+                write!(f, "cd {cwd:?} && ")?;
+            }
+            if self.env.clear {
+                f.write_str("env -i ")?;
+            } else if self.env.vars.values().any(Option::is_none) {
+                f.write_str("env ")?;
+                for (key, _) in self.env.vars.iter().filter(|(_, v)| v.is_none()) {
+                    write!(f, "-u {} ", key.to_string_lossy())?;
+                }
+            }
+            for (key, value) in &self.env.vars {
+                if let Some(value) = value {
+                    write!(f, "{}={value:?} ", key.to_string_lossy())?;
+                }
+            }
+            if self.program != self.args[0] {
+                write!(f, "[{:?}] ", self.program)?;
+            }
+            write!(f, "{:?}", self.args[0])?;
+            for arg in &self.args[1..] {
+                write!(f, " {arg:?}")?;
+            }
+            Ok(())
+        }
     }
 }
 

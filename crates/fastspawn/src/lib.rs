@@ -52,6 +52,7 @@
 //!   the program and the failing step.
 
 #![deny(unsafe_code)]
+#![cfg_attr(fastspawn_asan, feature(sanitize))]
 #![warn(missing_docs)]
 
 mod child;

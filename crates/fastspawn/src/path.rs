@@ -9,13 +9,20 @@
 //! `/bin:/usr/bin`), and caches the result per `(name, PATH)`. When the
 //! cached file later fails to `execve` with `ENOENT`, `ENOTDIR` or
 //! `EACCES`, the entry is dropped and the name resolved again.
+//!
+//! A command that runs as another user ([`Command::uid`](crate::Command::uid),
+//! `gid`, `groups`) is resolved with that user's rights, as the child's own
+//! `execvp` would (std's behaviour): a match the user may not execute, or
+//! that lies in a directory the user may not search, is skipped. The check
+//! reads the mode bits (ACLs and capabilities other than root's are not
+//! consulted), and the cache is keyed by those credentials too.
 
 use std::collections::HashMap;
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{CStr, CString, OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rustix::fs::Access;
 
@@ -26,17 +33,93 @@ pub(crate) const DEFAULT_PATH: &str = "/bin:/usr/bin";
 /// a program really spawns, so it stays small).
 const CACHE_LIMIT: usize = 4096;
 
-type Key = (OsString, OsString);
+/// The credentials a child runs with, when they differ from the parent's.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Creds {
+    pub uid: u32,
+    pub gid: u32,
+    pub groups: Vec<u32>,
+}
 
-static CACHE: Mutex<Option<HashMap<Key, CString>>> = Mutex::new(None);
+impl Creds {
+    /// Whether these credentials may execute (a file) or search (a
+    /// directory) what `meta` describes, by its mode bits.
+    fn may_execute(&self, meta: &std::fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let mode = meta.mode();
+        if self.uid == 0 {
+            // Root may search any directory and run a file any x bit allows.
+            return meta.is_dir() || mode & 0o111 != 0;
+        }
+        let bits = if meta.uid() == self.uid {
+            mode >> 6
+        } else if meta.gid() == self.gid || self.groups.contains(&meta.gid()) {
+            mode >> 3
+        } else {
+            mode
+        };
+        bits & 1 != 0
+    }
 
-/// Resolves `name` (no `/` in it) in `path`, relative entries against `cwd`.
+    /// Whether every directory above `path` may be searched.
+    fn may_reach(&self, path: &Path) -> bool {
+        path.ancestors()
+            .skip(1)
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .all(|dir| std::fs::metadata(dir).is_ok_and(|meta| self.may_execute(&meta)))
+    }
+}
+
+type Key = (OsString, OsString, Option<Creds>);
+
+static CACHE: Mutex<Option<HashMap<Key, Resolved>>> = Mutex::new(None);
+
+/// The identity and modification time of a PATH directory, or `None` when
+/// it could not be read.
+type DirState = Option<(u64, u64, i64, u64)>;
+
+// The field types differ between architectures.
+#[allow(clippy::unnecessary_cast)]
+fn dir_state(dir: &CStr) -> DirState {
+    rustix::fs::stat(dir).ok().map(|st| {
+        (
+            st.st_dev,
+            st.st_ino,
+            st.st_mtime as i64,
+            st.st_mtime_nsec as u64,
+        )
+    })
+}
+
+/// A name found in PATH, with the state of the directories searched before
+/// the one it was found in: a program placed in one of them later changes
+/// that directory's modification time, and the resolution is redone (std,
+/// which searches on every spawn, would run the new program too).
+#[derive(Debug, Clone)]
+pub(crate) struct Resolved {
+    pub exe: CString,
+    ahead: Arc<[(CString, DirState)]>,
+}
+
+impl Resolved {
+    /// Whether no directory searched before the match changed since: one
+    /// `stat` per such directory, none when the match is in the first.
+    pub(crate) fn is_current(&self) -> bool {
+        self.ahead
+            .iter()
+            .all(|(dir, state)| dir_state(dir) == *state)
+    }
+}
+
+/// Resolves `name` (no `/` in it) in `path`, relative entries against `cwd`,
+/// as a process with `creds` (the parent's own when `None`) would.
 /// Returns the errno `execvp` would report on failure.
 pub(crate) fn resolve(
     name: &OsStr,
     path: Option<&OsStr>,
     cwd: Option<&Path>,
-) -> Result<CString, i32> {
+    creds: Option<&Creds>,
+) -> Result<Resolved, i32> {
     let path = path.unwrap_or(OsStr::new(DEFAULT_PATH));
     if name.is_empty() {
         return Err(libc::ENOENT);
@@ -45,14 +128,16 @@ pub(crate) fn resolve(
         .as_bytes()
         .split(|&b| b == b':')
         .all(|dir| dir.starts_with(b"/"));
-    let key = (name.to_owned(), path.to_owned());
+    let key = (name.to_owned(), path.to_owned(), creds.cloned());
     if cacheable {
         let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(found) = cache.as_ref().and_then(|c| c.get(&key)) {
-            return Ok(found.clone());
+            if found.is_current() {
+                return Ok(found.clone());
+            }
         }
     }
-    let found = search(name, path, cwd)?;
+    let found = search(name, path, cwd, creds)?;
     if cacheable {
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         let cache = cache.get_or_insert_with(HashMap::new);
@@ -65,17 +150,29 @@ pub(crate) fn resolve(
 }
 
 /// Drops a cached resolution that turned out stale.
-pub(crate) fn forget(name: &OsStr, path: Option<&OsStr>) {
+pub(crate) fn forget(name: &OsStr, path: Option<&OsStr>, creds: Option<&Creds>) {
     let path = path.unwrap_or(OsStr::new(DEFAULT_PATH));
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(cache) = cache.as_mut() {
-        cache.remove(&(name.to_owned(), path.to_owned()));
+        cache.remove(&(name.to_owned(), path.to_owned(), creds.cloned()));
     }
 }
 
-fn search(name: &OsStr, path: &OsStr, cwd: Option<&Path>) -> Result<CString, i32> {
+fn search(
+    name: &OsStr,
+    path: &OsStr,
+    cwd: Option<&Path>,
+    creds: Option<&Creds>,
+) -> Result<Resolved, i32> {
     let mut denied = false;
+    let mut ahead = Vec::new();
     for dir in path.as_bytes().split(|&b| b == b':') {
+        // Read before the search, so a program that appears during it
+        // changes the state seen by the next check.
+        let state = CString::new(dir).ok().map(|c| {
+            let state = dir_state(&c);
+            (c, state)
+        });
         let dir = Path::new(OsStr::from_bytes(if dir.is_empty() { b"." } else { dir }));
         let candidate: PathBuf = match cwd {
             Some(cwd) if dir.is_relative() => cwd.join(dir).join(name),
@@ -85,7 +182,10 @@ fn search(name: &OsStr, path: &OsStr, cwd: Option<&Path>) -> Result<CString, i32
             Ok(meta) => {
                 let executable = meta.is_file()
                     && meta.permissions().mode() & 0o111 != 0
-                    && rustix::fs::access(&candidate, Access::EXEC_OK).is_ok();
+                    && match creds {
+                        None => rustix::fs::access(&candidate, Access::EXEC_OK).is_ok(),
+                        Some(creds) => creds.may_execute(&meta) && creds.may_reach(&candidate),
+                    };
                 if executable {
                     // Relative PATH entries resolve against the parent's cwd
                     // here only when the command sets none: keep them relative
@@ -95,8 +195,12 @@ fn search(name: &OsStr, path: &OsStr, cwd: Option<&Path>) -> Result<CString, i32
                     } else {
                         candidate
                     };
-                    return CString::new(resolved.into_os_string().into_vec())
-                        .map_err(|_| libc::EINVAL);
+                    let exe = CString::new(resolved.into_os_string().into_vec())
+                        .map_err(|_| libc::EINVAL)?;
+                    return Ok(Resolved {
+                        exe,
+                        ahead: ahead.into(),
+                    });
                 }
                 denied = true;
             }
@@ -106,6 +210,7 @@ fn search(name: &OsStr, path: &OsStr, cwd: Option<&Path>) -> Result<CString, i32
                 Some(errno) => return Err(errno),
             },
         }
+        ahead.extend(state);
     }
     Err(if denied { libc::EACCES } else { libc::ENOENT })
 }
@@ -125,32 +230,37 @@ mod tests {
         fs::write(b.join("tool"), "#!/bin/sh\n").unwrap();
         fs::set_permissions(b.join("tool"), fs::Permissions::from_mode(0o755)).unwrap();
         let path = OsString::from(format!("{}:{}", a.display(), b.display()));
-        let found = resolve(OsStr::new("tool"), Some(&path), None).unwrap();
+        let found = resolve(OsStr::new("tool"), Some(&path), None, None)
+            .unwrap()
+            .exe;
         assert_eq!(found.to_bytes(), b.join("tool").as_os_str().as_bytes());
         let only_a = OsString::from(a.display().to_string());
         assert_eq!(
-            resolve(OsStr::new("tool"), Some(&only_a), None),
-            Err(libc::EACCES)
+            resolve(OsStr::new("tool"), Some(&only_a), None, None).unwrap_err(),
+            libc::EACCES
         );
         assert_eq!(
-            resolve(OsStr::new("nope"), Some(&path), None),
-            Err(libc::ENOENT)
+            resolve(OsStr::new("nope"), Some(&path), None, None).unwrap_err(),
+            libc::ENOENT
         );
         // The cache answers even after the file is gone; forget() drops it.
         fs::remove_file(b.join("tool")).unwrap();
-        assert!(resolve(OsStr::new("tool"), Some(&path), None).is_ok());
-        forget(OsStr::new("tool"), Some(&path));
+        assert!(resolve(OsStr::new("tool"), Some(&path), None, None).is_ok());
+        forget(OsStr::new("tool"), Some(&path), None);
         assert_eq!(
-            resolve(OsStr::new("tool"), Some(&path), None),
-            Err(libc::EACCES)
+            resolve(OsStr::new("tool"), Some(&path), None, None).unwrap_err(),
+            libc::EACCES
         );
         fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
     fn no_path_means_bin_and_usr_bin() {
-        let found = resolve(OsStr::new("sh"), None, None).unwrap();
+        let found = resolve(OsStr::new("sh"), None, None, None).unwrap().exe;
         assert!(found.to_bytes() == b"/bin/sh" || found.to_bytes() == b"/usr/bin/sh");
-        assert_eq!(resolve(OsStr::new(""), None, None), Err(libc::ENOENT));
+        assert_eq!(
+            resolve(OsStr::new(""), None, None, None).unwrap_err(),
+            libc::ENOENT
+        );
     }
 }

@@ -5,9 +5,10 @@
 //! Per spawn, the parent allocates only the small fd plan; everything that
 //! depends on the command alone comes from [`Prepared`](crate::prepare::Prepared).
 
-use std::ffi::OsStr;
+use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::Ordering;
 
 use smallvec::SmallVec;
@@ -37,20 +38,57 @@ pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         return Err(Error::invalid(&cmd.program, problem.clone()));
     }
     prepare::refresh(cmd)?;
-    match spawn_prepared(cmd, purpose) {
+    let result = match spawn_prepared(cmd, purpose) {
         // A cached PATH resolution that went stale: resolve again, once.
         Err(err) if is_stale_resolution(cmd, &err) => {
             let program = cmd.program.clone();
-            let searched = cmd.prepared.as_ref().and_then(|p| p.searched_path.clone());
-            if let Some(path_var) = searched {
-                path::forget(&program, path_var.as_deref());
+            let searched = cmd
+                .prepared
+                .as_ref()
+                .and_then(|p| Some((p.searched_path.clone()?, p.creds.clone())));
+            if let Some((path_var, creds)) = searched {
+                path::forget(&program, path_var.as_deref(), creds.as_ref());
             }
             cmd.prepared = None;
             prepare::refresh(cmd)?;
             spawn_prepared(cmd, purpose)
         }
         other => other,
+    };
+    match result {
+        Err(err) if is_shell_script(cmd, &err) => spawn_with_shell(cmd, purpose),
+        other => other,
     }
+}
+
+/// A file without a `#!` line (`ENOEXEC`), run by bare name through a PATH
+/// the command sets with `env()`: std runs such a command with `execvp`,
+/// which hands the file to `/bin/sh`, so fastspawn does the same (and only
+/// then: with an inherited PATH std uses `posix_spawnp`, which does not).
+fn is_shell_script(cmd: &Command, err: &Error) -> bool {
+    *err.step() == Step::Exec
+        && err.raw_os_error() == Some(libc::ENOEXEC)
+        && !cmd.program.as_bytes().contains(&b'/')
+        && cmd.env.vars.contains_key(OsStr::new("PATH"))
+}
+
+/// Spawns `/bin/sh FILE ARGS...` (glibc's `execvp` fall-back, argv\[0\]
+/// `/bin/sh`) with everything else of the command unchanged.
+fn spawn_with_shell(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
+    let prepared = cmd.prepared.as_mut().expect("refreshed by the caller");
+    let mut argv = crate::sys::cstr::CStringArray::with_capacity(cmd.args.len() + 1);
+    argv.push(c"/bin/sh".to_owned());
+    argv.push(prepared.exe.clone());
+    for arg in &cmd.args[1..] {
+        argv.push(CString::new(arg.as_bytes()).expect("checked when prepared"));
+    }
+    let exe = std::mem::replace(&mut prepared.exe, c"/bin/sh".to_owned());
+    let argv = std::mem::replace(&mut prepared.argv, argv);
+    let result = spawn_prepared(cmd, purpose);
+    let prepared = cmd.prepared.as_mut().expect("still prepared");
+    prepared.exe = exe;
+    prepared.argv = argv;
+    result
 }
 
 fn is_stale_resolution(cmd: &Command, err: &Error) -> bool {
@@ -151,6 +189,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     let auto = *engine == Engine::Auto;
     let cgroup = opts.cgroup.as_ref().map(|fd| fd.as_fd());
     let mut last_refusal = None;
+    let mut refused_before = false;
     for &candidate in order {
         if candidate == Engine::Fork && *require_vfork {
             break;
@@ -158,12 +197,19 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         match candidate {
             Engine::Clone3 if !engine::clone3_usable(cgroup.is_some()) => {
                 if auto {
+                    refused_before = true;
                     continue;
                 }
                 return Err(Error::unsupported(
                     program,
                     "clone3 is not available on this kernel",
                 ));
+            }
+            // A seccomp filter or kernel that refused one vfork clone refuses
+            // them all (glibc's posix_spawn makes the same clone): go on.
+            Engine::CloneVfork | Engine::PosixSpawn if auto && engine::vfork_refused() => {
+                refused_before = true;
+                continue;
             }
             Engine::PosixSpawn => {
                 if let Some(option) = posix_spawn_cannot(opts) {
@@ -203,8 +249,14 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
                 });
             }
             Err(Failure::Refused(errno)) if auto && engine::is_refusal(errno) => {
-                if candidate == Engine::Clone3 {
-                    engine::note_clone3_refused(cgroup.is_some());
+                match candidate {
+                    Engine::Clone3 => engine::note_clone3_refused(cgroup.is_some()),
+                    Engine::CloneVfork | Engine::PosixSpawn
+                        if matches!(errno, libc::ENOSYS | libc::EPERM) =>
+                    {
+                        engine::note_vfork_refused()
+                    }
+                    _ => {}
                 }
                 last_refusal = Some(errno);
             }
@@ -217,6 +269,9 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             "require_vfork is set and the kernel refused every vfork engine ({})",
             io::Error::from_raw_os_error(errno)
         ),
+        None if refused_before => "require_vfork is set and the kernel (or a seccomp filter) \
+                                   refused every vfork engine before"
+            .to_string(),
         None => "require_vfork is set and this engine forks".to_string(),
     };
     Err(Error::unsupported(program, why))
@@ -337,7 +392,10 @@ impl Attempt<'_> {
             } else {
                 0
             },
-            reset_handlers: engine == Engine::CloneVfork,
+            // clone3 resets caught signals in the kernel (CLONE_CLEAR_SIGHAND);
+            // the Fork engine uses it too when it can.
+            reset_handlers: engine == Engine::CloneVfork
+                || (engine == Engine::Fork && !engine::clone3_usable(false)),
             sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
             sigmask: self.opts.sigmask,
             report: &slot,
@@ -348,7 +406,7 @@ impl Attempt<'_> {
             Engine::Clone3 => {
                 sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd()), pidfd)
             }
-            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && features.pidfd),
+            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && engine::pidfd_usable()),
             Engine::PosixSpawn => sys::posix_spawn::spawn(&plan, pidfd),
             Engine::Fork | Engine::Auto => unreachable!("handled below"),
         };

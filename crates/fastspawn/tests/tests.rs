@@ -14,6 +14,7 @@ mod behaviour;
 mod credentials;
 mod engines;
 mod errors;
+mod faults;
 mod fds;
 mod pool;
 mod process;

@@ -1,24 +1,37 @@
-//! `Engine::Fork`: the classic `fork()`, kept to measure what the other
-//! engines save. Its cost grows with the parent's memory: the kernel copies
-//! the page tables and takes a reference on every mapped page.
+//! `Engine::Fork`: a child with a copy of the parent's memory, kept to
+//! measure what the other engines save and as the last resort of `Auto`
+//! where the kernel or a seccomp filter refuses `CLONE_VM`. Its cost grows
+//! with the parent's memory: the kernel copies the page tables and takes a
+//! reference on every mapped page.
 //!
 //! # Safety
 //!
-//! The forked child of a multithreaded parent may only run
-//! async-signal-safe code; it runs the same raw-syscall steps as the clone
-//! engines (`child.rs`). Memory is not shared, so a failure comes back
-//! through a close-on-exec pipe: end of file means the `execve` succeeded.
+//! The child of a multithreaded parent may only run async-signal-safe code;
+//! it runs the same raw-syscall steps as the clone engines (`child.rs`).
+//! The process is created with a raw system call, not glibc's `fork()`, so
+//! no `pthread_atfork` handler runs (the child never calls into libc, as
+//! with `posix_spawn`, which runs none either). Memory is not shared, so a
+//! failure comes back through a close-on-exec pipe: end of file means the
+//! `execve` succeeded.
+//!
+//! No handler of the parent may run in the child. With `clone3` the kernel
+//! resets every caught signal at creation (`CLONE_CLEAR_SIGHAND`), so the
+//! parent blocks nothing and stays responsive to signals during the page
+//! table copy, however long it takes. Without `clone3`, every signal is
+//! blocked across the `clone` system call only, and unblocked in the
+//! parent as soon as the call returns; the child resets the handlers
+//! itself before it unblocks (the plan says so).
 
 use std::io::Read;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 use super::child::{ChildPlan, ErrorSlot};
-use super::clone::Spawned;
+use super::clone::{CLONE_CLEAR_SIGHAND, CloneArgs, Spawned};
 use super::raw;
 
-/// Forks and runs the plan in the child. `report_pipe` is the pipe whose
-/// write end the plan names; this closes it in the parent and reads the
-/// child's report into `slot`.
+/// Creates the child and runs the plan in it. `report_pipe` is the pipe
+/// whose write end the plan names; this closes it in the parent and reads
+/// the child's report into `slot`.
 pub(crate) fn fork(
     plan: &ChildPlan<'_>,
     report_pipe: (OwnedFd, OwnedFd),
@@ -27,21 +40,17 @@ pub(crate) fn fork(
 ) -> Result<Spawned, i32> {
     let (reader, writer) = report_pipe;
     debug_assert_eq!(plan.report_pipe, Some(writer.as_raw_fd()));
-    let old_mask = raw::set_signal_mask(!0);
-    // SAFETY: in the child we only call child::run, which makes raw system
-    // calls and ends in execve or exit_group (see child.rs).
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        super::child::run(plan);
-    }
-    let errno = std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EINVAL);
-    raw::set_signal_mask(old_mask);
+    let forked = if crate::engine::clone3_usable(false) && !plan.reset_handlers {
+        match clone3_fork(plan, want_pidfd) {
+            // No fd left for the pidfd: start the child without one.
+            Err(libc::EMFILE | libc::ENFILE) if want_pidfd => clone3_fork(plan, false),
+            other => other,
+        }
+    } else {
+        clone_fork(plan)
+    };
     drop(writer);
-    if pid < 0 {
-        return Err(errno);
-    }
+    let mut spawned = forked?;
     let mut report = [0u8; 8];
     let mut file = std::fs::File::from(reader);
     let mut read = 0;
@@ -60,10 +69,82 @@ pub(crate) fn fork(
         slot.errno
             .store(errno, std::sync::atomic::Ordering::Relaxed);
     }
-    let pidfd = if want_pidfd {
-        super::wait::pidfd_open(pid)
-    } else {
-        None
+    if want_pidfd && spawned.pidfd.is_none() {
+        spawned.pidfd = super::wait::pidfd_open(spawned.pid);
+    }
+    Ok(spawned)
+}
+
+/// `clone3(CLONE_CLEAR_SIGHAND[|CLONE_PIDFD])` without `CLONE_VM`: a fork
+/// whose child starts with default handlers, so nothing is blocked.
+fn clone3_fork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {
+    let mut pidfd: i32 = -1;
+    let mut args = CloneArgs {
+        flags: CLONE_CLEAR_SIGHAND,
+        pidfd: &mut pidfd as *mut i32 as u64,
+        exit_signal: libc::SIGCHLD as u64,
+        ..CloneArgs::default()
     };
-    Ok(Spawned { pid, pidfd })
+    if want_pidfd {
+        args.flags |= libc::CLONE_PIDFD as u64;
+    }
+    // SAFETY: without CLONE_VM or a new stack the child continues here on
+    // a copy of this thread's memory, like fork(); it only calls child::run,
+    // which makes raw system calls and ends in execve or exit_group.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_clone3,
+            &mut args as *mut CloneArgs,
+            std::mem::size_of::<CloneArgs>(),
+        )
+    };
+    if ret == 0 {
+        super::child::run(plan);
+    }
+    if ret < 0 {
+        return Err(std::io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EINVAL));
+    }
+    // SAFETY: the kernel stored a new pidfd that nothing else owns.
+    let pidfd = (want_pidfd && pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) });
+    Ok(Spawned {
+        pid: ret as i32,
+        pidfd,
+    })
+}
+
+/// `clone(SIGCHLD)`, with every signal blocked across the system call only.
+fn clone_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
+    let old_mask = raw::set_signal_mask(!0);
+    // The child starts with every signal blocked: unless the command sets
+    // a mask, it restores this thread's own.
+    let inherit;
+    let plan = if plan.sigmask.is_none() {
+        inherit = ChildPlan {
+            sigmask: Some(old_mask),
+            ..plan.clone()
+        };
+        &inherit
+    } else {
+        plan
+    };
+    // SAFETY: as for clone3_fork. On x86_64 and aarch64 the arguments are
+    // (flags, new stack, parent tid, child tid | tls, ...): no new stack
+    // and no tid pointers.
+    let ret = unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) };
+    if ret == 0 {
+        super::child::run(plan);
+    }
+    let errno = std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EINVAL);
+    raw::set_signal_mask(old_mask);
+    if ret < 0 {
+        return Err(errno);
+    }
+    Ok(Spawned {
+        pid: ret as i32,
+        pidfd: None,
+    })
 }

@@ -76,7 +76,7 @@ pub(crate) fn send_signal(pidfd: Option<BorrowedFd<'_>>, pid: i32, signal: i32) 
 
 /// `pidfd_open(pid)`, or `None` when the kernel has no pidfds.
 pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
-    if !crate::engine::features().pidfd {
+    if !crate::engine::pidfd_usable() {
         return None;
     }
     let pid = Pid::from_raw(pid)?;
