@@ -148,6 +148,8 @@ pub struct Command {
     pub(crate) pidfd: bool,
     /// A problem found while building, reported by the next spawn.
     pub(crate) invalid: Option<String>,
+    /// `pre_exec` closures, run in a forked child before `execve`.
+    pub(crate) pre_exec: Vec<crate::sys::child::PreExec>,
     pub(crate) prepared: Option<Prepared>,
 }
 
@@ -178,6 +180,7 @@ impl Command {
             require_vfork: false,
             pidfd: true,
             invalid: None,
+            pre_exec: Vec::new(),
             prepared: None,
         }
     }
@@ -434,7 +437,16 @@ impl Command {
     /// A copy of this command with its own duplicates of every fd it holds
     /// (mapped fds, stdio files, the cgroup directory). The copy prepares
     /// itself on its first spawn.
+    ///
+    /// A command with [`pre_exec`](Self::pre_exec) closures cannot be
+    /// copied (`Unsupported`): closures are not `Clone`.
     pub fn try_clone(&self) -> std::io::Result<Command> {
+        if !self.pre_exec.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "a command with pre_exec closures cannot be copied",
+            ));
+        }
         let stdio = |s: &Option<Stdio>| -> std::io::Result<Option<Stdio>> {
             Ok(match s {
                 None => None,
@@ -482,6 +494,7 @@ impl Command {
             require_vfork: self.require_vfork,
             pidfd: self.pidfd,
             invalid: self.invalid.clone(),
+            pre_exec: Vec::new(),
             prepared: None,
         })
     }
@@ -544,6 +557,21 @@ impl Command {
     /// the call, and a pidfd costs a few microseconds per spawn.
     pub fn status(&mut self) -> Result<ExitStatus> {
         crate::spawn::spawn(self, Purpose::Status)?.wait()
+    }
+
+    /// Replaces the current process with the program, every option applied
+    /// (std's `CommandExt::exec`): the steps the child would run are run by
+    /// the calling thread, then `execve`. Returns only on failure, with the
+    /// step that failed; the process may have been changed by the steps
+    /// before it (ids, directory, fds moved into place), as with std. Fds
+    /// that are neither stdio nor mapped are marked close-on-exec rather
+    /// than closed, so they stay usable if the `execve` fails. A piped
+    /// stream has no other end here: use `inherit`, `null` or an fd.
+    pub fn exec(&mut self) -> crate::Error {
+        match crate::spawn::spawn(self, Purpose::Exec) {
+            Err(err) => err,
+            Ok(_) => unreachable!("exec in place returns only on failure"),
+        }
     }
 }
 
@@ -611,13 +639,19 @@ impl fmt::Debug for Command {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Purpose {
     /// `spawn`: streams inherited; the `Child` goes to the caller, who may
-    /// signal it at any time later, so it gets a pidfd.
+    /// signal it at any time later: it makes a pidfd when first needed.
     Spawn,
+    /// The async `spawn`: `Spawn`'s streams, and a pidfd at once, which the
+    /// async `Child` waits on through the reactor.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    AsyncSpawn,
     /// `status`: streams inherited; waited for at once, no pidfd needed
     /// (creating one costs a few microseconds per spawn).
     Status,
     /// `output`: stdin null, stdout and stderr piped; waited for at once.
     Output,
+    /// `exec`: the steps run in this process, which then becomes the program.
+    Exec,
     /// The async `output`: `Output`'s streams, and a pidfd, which the async
     /// `Child` waits on through the reactor.
     #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
@@ -625,7 +659,10 @@ pub(crate) enum Purpose {
 }
 
 impl Purpose {
-    pub(crate) fn wants_pidfd(self) -> bool {
-        matches!(self, Purpose::Spawn | Purpose::AsyncOutput)
+    /// Whether the clone itself makes the pidfd: only for the async API,
+    /// which registers it with the reactor at once. A `spawn()` child makes
+    /// it when first needed (see `child.rs`).
+    pub(crate) fn pidfd_at_spawn(self) -> bool {
+        matches!(self, Purpose::AsyncSpawn | Purpose::AsyncOutput)
     }
 }

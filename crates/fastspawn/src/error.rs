@@ -56,6 +56,8 @@ pub enum Step {
     Pdeathsig,
     /// Resetting signal dispositions or the signal mask.
     Signals,
+    /// A closure given to `Command::pre_exec`.
+    PreExec,
     /// `execve()` of the program.
     Exec,
     /// Waiting for the child.
@@ -85,6 +87,7 @@ impl fmt::Display for Step {
             Step::Cgroup => f.write_str("joining the cgroup"),
             Step::Pdeathsig => f.write_str("setting the parent-death signal"),
             Step::Signals => f.write_str("resetting signals"),
+            Step::PreExec => f.write_str("the pre_exec closure"),
             Step::Exec => f.write_str("execve"),
             Step::Wait => f.write_str("waiting"),
             Step::Signal => f.write_str("sending a signal"),

@@ -61,6 +61,7 @@ mod engine;
 mod error;
 mod fdplan;
 mod path;
+mod pidfd;
 mod pool;
 mod prepare;
 #[cfg(feature = "tokio")]
@@ -72,9 +73,10 @@ mod sys;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
-pub use child::{Child, ExitStatus, Output};
+pub use child::{Child, ExitStatus, ExitStatusError, Output};
 pub use command::{Command, RLIM_INFINITY, Resource};
 pub use engine::Engine;
 pub use error::{Error, Result, Step};
+pub use pidfd::PidFd;
 pub use pool::{Pool, Variant};
 pub use stdio::{ChildStderr, ChildStdin, ChildStdout, Stdio};

@@ -9,6 +9,7 @@ use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 
 use smallvec::SmallVec;
@@ -21,7 +22,7 @@ use crate::fdplan;
 use crate::path;
 use crate::prepare::{self, Prepared};
 use crate::stdio::{ChildStderr, ChildStdin, ChildStdout, StdioKind};
-use crate::sys::child::{ChildPlan, ErrorSlot, step};
+use crate::sys::child::{ChildPlan, ErrorSlot, PreExec, step};
 use crate::sys::clone::Spawned;
 use crate::sys::{self, wait};
 
@@ -56,7 +57,9 @@ pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         other => other,
     };
     match result {
-        Err(err) if is_shell_script(cmd, &err) => spawn_with_shell(cmd, purpose),
+        Err(err) if purpose != Purpose::Exec && is_shell_script(cmd, &err) => {
+            spawn_with_shell(cmd, purpose)
+        }
         other => other,
     }
 }
@@ -116,9 +119,11 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         require_vfork,
         pidfd,
         cwd,
+        pre_exec,
         ..
     } = cmd;
     let prepared = prepared.as_mut().expect("refreshed by the caller");
+    let hooks = (!pre_exec.is_empty()).then_some(pre_exec as *mut Vec<PreExec>);
 
     // Stdio: targets for the child, ends for the parent.
     let mut targets: SmallVec<[(i32, i32); 8]> = SmallVec::new();
@@ -143,7 +148,9 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         static PIPED: StdioKind = StdioKind::Piped;
         let kind = match (config, purpose) {
             (Some(stdio), _) => &stdio.0,
-            (None, Purpose::Spawn | Purpose::Status) => &INHERIT,
+            (None, Purpose::Spawn | Purpose::AsyncSpawn | Purpose::Status | Purpose::Exec) => {
+                &INHERIT
+            }
             (None, Purpose::Output | Purpose::AsyncOutput) if fd == 0 => &NULL,
             (None, Purpose::Output | Purpose::AsyncOutput) => &PIPED,
         };
@@ -188,11 +195,46 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     };
     let auto = *engine == Engine::Auto;
     let cgroup = opts.cgroup.as_ref().map(|fd| fd.as_fd());
+    if purpose == Purpose::Exec {
+        let attempt = Attempt {
+            program,
+            prepared,
+            targets: &targets,
+            keep: &keep,
+            opts,
+            cwd: cwd.as_deref(),
+            cgroup,
+            pidfd: false,
+            pre_exec: hooks,
+            in_place: true,
+        };
+        return match attempt.run(Engine::Fork) {
+            Err(Failure::Error(err)) => Err(err),
+            Err(Failure::Refused(errno)) => Err(Error::os(program, Step::Exec, errno)),
+            Ok(_) => unreachable!("exec in place returns only on failure"),
+        };
+    }
     let mut last_refusal = None;
     let mut refused_before = false;
     for &candidate in order {
         if candidate == Engine::Fork && *require_vfork {
+            if hooks.is_some() {
+                return Err(Error::unsupported(
+                    program,
+                    "pre_exec runs only on the Fork engine, and require_vfork is set",
+                ));
+            }
             break;
+        }
+        // User code cannot run in a child that shares the parent's memory.
+        if hooks.is_some() && candidate != Engine::Fork {
+            if auto {
+                continue;
+            }
+            return Err(Error::unsupported(
+                program,
+                format!("pre_exec runs only on the Fork engine, not {candidate}"),
+            ));
         }
         match candidate {
             Engine::Clone3 if !engine::clone3_usable(cgroup.is_some()) => {
@@ -232,7 +274,9 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
-            pidfd: purpose.wants_pidfd() && *pidfd,
+            pidfd: purpose.pidfd_at_spawn() && *pidfd,
+            pre_exec: hooks,
+            in_place: false,
         };
         match attempt.run(candidate) {
             Ok(spawned) => {
@@ -244,6 +288,8 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
                     program: prepared.program.clone(),
                     pid: spawned.pid,
                     pidfd: spawned.pidfd,
+                    lazy_pidfd: OnceLock::new(),
+                    wants_pidfd: *pidfd,
                     status: None,
                     engine: candidate,
                 });
@@ -315,6 +361,10 @@ struct Attempt<'a> {
     cgroup: Option<BorrowedFd<'a>>,
     /// Whether the child gets a pidfd (where the kernel has them).
     pidfd: bool,
+    /// The command's `pre_exec` closures (Fork engine and exec only).
+    pre_exec: Option<*mut Vec<PreExec>>,
+    /// `Command::exec`: run the steps in this process, then `execve`.
+    in_place: bool,
 }
 
 impl Attempt<'_> {
@@ -324,7 +374,7 @@ impl Attempt<'_> {
 
         // Engine::Fork reports through a pipe whose write end must stay
         // clear of every fd the plan writes.
-        let report = if engine == Engine::Fork {
+        let report = if engine == Engine::Fork && !self.in_place {
             let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
                 .map_err(|e| fail(Step::Clone, e.raw_os_error()))?;
             let floor = self.targets.iter().map(|&(dst, _)| dst).max().unwrap_or(2) + 1;
@@ -374,7 +424,7 @@ impl Attempt<'_> {
             fd_ops: &fd_plan.ops,
             close: &fd_plan.close,
             close_range: features.close_range,
-            nofile: nofile_limit(features.close_range),
+            nofile: nofile_limit(features.close_range && !self.in_place),
             setsid: self.opts.setsid,
             pgroup: self.opts.pgroup,
             groups: self.prepared.groups.as_deref(),
@@ -387,20 +437,29 @@ impl Attempt<'_> {
             pdeathsig: self.opts.pdeathsig.unwrap_or(0),
             // getpid is a system call (glibc no longer caches it): only pay it
             // when the child needs it.
-            parent_pid: if self.opts.pdeathsig.is_some() {
-                std::process::id() as i32
-            } else {
-                0
+            parent_pid: match (self.opts.pdeathsig, self.in_place) {
+                (None, _) => 0,
+                (Some(_), false) => std::process::id() as i32,
+                (Some(_), true) => {
+                    rustix::process::getppid().map_or(0, |pid| pid.as_raw_nonzero().get())
+                }
             },
             // clone3 resets caught signals in the kernel (CLONE_CLEAR_SIGHAND);
             // the Fork engine uses it too when it can.
             reset_handlers: engine == Engine::CloneVfork
-                || (engine == Engine::Fork && !engine::clone3_usable(false)),
+                || (engine == Engine::Fork && !self.in_place && !engine::clone3_usable(false)),
             sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
             sigmask: self.opts.sigmask,
             report: &slot,
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
+            pre_exec: self.pre_exec,
+            // In place, an unmapped fd only goes if the execve succeeds.
+            cloexec_only: self.in_place,
         };
+        if self.in_place {
+            let (step, errno) = sys::child::exec_in_place(&plan);
+            return Err(fail(self.child_step(step), errno));
+        }
 
         let clone = |pidfd: bool| match engine {
             Engine::Clone3 => {
@@ -460,6 +519,7 @@ impl Attempt<'_> {
             step::CLOSE_FDS => Step::CloseFds,
             step::RLIMIT => Step::Rlimit,
             step::PDEATHSIG => Step::Pdeathsig,
+            step::PRE_EXEC => Step::PreExec,
             _ => Step::Exec,
         }
     }

@@ -64,6 +64,7 @@ pub(crate) mod step {
     pub const RLIMIT: u32 = 11;
     pub const PDEATHSIG: u32 = 12;
     pub const EXEC: u32 = 13;
+    pub const PRE_EXEC: u32 = 14;
 }
 
 /// One fd operation, computed by `fdplan` in the parent.
@@ -130,6 +131,22 @@ pub(crate) struct ChildPlan<'a> {
     pub report: &'a ErrorSlot,
     /// `Engine::Fork`: the write end of the error pipe (memory is not shared).
     pub report_pipe: Option<i32>,
+    /// The command's `pre_exec` closures: set only for the Fork engine and
+    /// `Command::exec`, where this code runs in a process of its own.
+    pub pre_exec: Option<*mut Vec<PreExec>>,
+    /// Mark unmapped fds close-on-exec instead of closing them
+    /// (`Command::exec`, which must leave the process usable on failure).
+    pub cloexec_only: bool,
+}
+
+/// A closure of `Command::pre_exec`.
+pub(crate) type PreExec = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
+
+/// `Command::exec`: runs the steps in the calling process and `execve`s;
+/// returns the failed step and errno.
+pub(crate) fn exec_in_place(plan: &ChildPlan<'_>) -> (u32, i32) {
+    let Err(failure) = steps(plan);
+    failure
 }
 
 /// Entry point for the `clone3` trampoline.
@@ -299,6 +316,19 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
         })?;
     }
 
+    if let Some(hooks) = p.pre_exec {
+        // SAFETY: only the Fork engine and `Command::exec` set this (spawn.rs
+        // refuses it for the others), so this process owns its memory (a
+        // copy, or the caller's own) and nothing else uses the closures now.
+        // Running user code here is the caller's promise (`pre_exec` is unsafe).
+        let hooks = unsafe { &mut *hooks };
+        for hook in hooks.iter_mut() {
+            if let Err(err) = hook() {
+                return Err((step::PRE_EXEC, err.raw_os_error().unwrap_or(libc::EINVAL)));
+            }
+        }
+    }
+
     // SAFETY: path, argv and envp are live, NUL-terminated, prepared by the parent.
     let ret = unsafe { sys!(libc::SYS_execve, p.path.as_ptr(), p.argv, p.envp) };
     check(step::EXEC, ret)?;
@@ -344,6 +374,10 @@ fn close_fds(p: &ChildPlan<'_>) -> Result<(), (u32, i32)> {
                 last = above - 1;
             }
         }
+        if p.cloexec_only {
+            cloexec_fds(first, last.min(p.nofile));
+            continue;
+        }
         if p.close_range {
             // SAFETY: integers; closing fds of this child only: its fd
             // table is private (copied at clone time, or unshared above).
@@ -367,4 +401,30 @@ fn close_fds(p: &ChildPlan<'_>) -> Result<(), (u32, i32)> {
         }
     }
     Ok(())
+}
+
+/// Marks the fds of a range close-on-exec (`Command::exec`): with
+/// `close_range(CLOSE_RANGE_CLOEXEC)` (Linux 5.11), else one by one.
+fn cloexec_fds(first: u32, last: u32) {
+    // SAFETY: integers; only sets a flag on fds of this process.
+    if unsafe {
+        sys!(
+            libc::SYS_close_range,
+            first,
+            last,
+            libc::CLOSE_RANGE_CLOEXEC
+        )
+    } == 0
+    {
+        return;
+    }
+    let mut fd = first;
+    while fd <= last {
+        // SAFETY: as above; EBADF for an unused number is fine.
+        unsafe { sys!(libc::SYS_fcntl, fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        fd = match fd.checked_add(1) {
+            Some(next) => next,
+            None => break,
+        };
+    }
 }

@@ -148,3 +148,34 @@ fn clone_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
         pidfd: None,
     })
 }
+
+impl crate::Command {
+    /// Runs `f` in the child after every other step, right before
+    /// `execve` (std's `CommandExt::pre_exec`, and how command-fds and
+    /// most crates that extend std's `Command` work). An error from `f`
+    /// fails the spawn with [`Step::PreExec`](crate::Step::PreExec).
+    ///
+    /// User code cannot run in a child that shares the parent's memory, so
+    /// a command with `pre_exec` runs only on [`Engine::Fork`](crate::Engine::Fork)
+    /// (which `Auto` then picks; any other engine, or
+    /// [`require_vfork`](crate::Command::require_vfork), makes the spawn fail
+    /// with `Unsupported`), and pays fork's cost, which grows with the
+    /// parent's memory. This is the migration path: move what the closure
+    /// does to fastspawn's own options ([`fd`](crate::Command::fd),
+    /// [`setsid`](crate::Command::setsid), [`pdeathsig`](crate::Command::pdeathsig),
+    /// [`rlimit`](crate::Command::rlimit)...) and it stays on the vfork path.
+    ///
+    /// # Safety
+    ///
+    /// As with std: `f` runs in a forked copy of a possibly multithreaded
+    /// process, so it may only do what is async-signal-safe (no allocation,
+    /// no locks that another thread may have held at the fork).
+    pub unsafe fn pre_exec<F>(&mut self, f: F) -> &mut crate::Command
+    where
+        F: FnMut() -> std::io::Result<()> + Send + Sync + 'static,
+    {
+        self.pre_exec.push(Box::new(f));
+        self.prepared = None;
+        self
+    }
+}
