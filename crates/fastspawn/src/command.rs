@@ -82,10 +82,20 @@ impl Resource {
 pub const RLIM_INFINITY: u64 = u64::MAX;
 
 /// The environment changes of a command.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct EnvChanges {
     pub clear: bool,
     pub vars: BTreeMap<OsString, Option<OsString>>,
+}
+
+impl fmt::Debug for EnvChanges {
+    /// Named and shaped as std's, for `{:#?}` of a [`Command`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CommandEnv")
+            .field("clear", &self.clear)
+            .field("vars", &self.vars)
+            .finish()
+    }
 }
 
 impl EnvChanges {
@@ -578,32 +588,71 @@ impl Command {
 impl fmt::Debug for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
+            // std's fields first, in std's order and shape, each only when
+            // set; then fastspawn's own options, only when not the default.
             let mut out = f.debug_struct("Command");
             out.field("program", &self.program)
                 .field("args", &self.args);
             if !self.env.is_inherited() {
                 out.field("env", &self.env);
             }
-            if let Some(cwd) = &self.cwd {
-                out.field("cwd", cwd);
+            if self.cwd.is_some() {
+                out.field("cwd", &self.cwd);
+            }
+            let opts = &self.opts;
+            if opts.uid.is_some() {
+                out.field("uid", &opts.uid);
+            }
+            if opts.gid.is_some() {
+                out.field("gid", &opts.gid);
+            }
+            if opts.groups.is_some() {
+                out.field("groups", &opts.groups);
             }
             for (name, stdio) in [
                 ("stdin", &self.stdin),
                 ("stdout", &self.stdout),
                 ("stderr", &self.stderr),
             ] {
-                if let Some(stdio) = stdio {
+                if stdio.is_some() {
                     out.field(name, stdio);
                 }
             }
+            if opts.pgroup.is_some() {
+                out.field("pgroup", &opts.pgroup);
+            }
+            out.field("create_pidfd", &self.pidfd);
             if !self.fds.is_empty() {
                 out.field("fds", &self.fds);
             }
-            out.field("options", &self.opts)
-                .field("engine", &self.engine)
-                .field("require_vfork", &self.require_vfork)
-                .field("pidfd", &self.pidfd)
-                .finish_non_exhaustive()
+            if opts.setsid {
+                out.field("setsid", &opts.setsid);
+            }
+            if !opts.rlimits.is_empty() {
+                out.field("rlimits", &opts.rlimits);
+            }
+            for (name, value) in [
+                ("pdeathsig", opts.pdeathsig.map(|v| v as u64)),
+                ("umask", opts.umask.map(u64::from)),
+                ("signal_mask", opts.sigmask),
+            ] {
+                if value.is_some() {
+                    out.field(name, &value);
+                }
+            }
+            if opts.cgroup.is_some() {
+                out.field("cgroup", &opts.cgroup);
+            }
+            if self.engine != Engine::Auto {
+                out.field("engine", &self.engine);
+            }
+            if self.require_vfork {
+                out.field("require_vfork", &self.require_vfork);
+            }
+            if !self.pre_exec.is_empty() {
+                out.field("pre_exec", &self.pre_exec.len());
+            }
+            out.finish()
         } else {
             // As a shell would read it: directory, environment, program.
             if let Some(cwd) = &self.cwd {

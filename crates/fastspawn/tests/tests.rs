@@ -18,4 +18,8 @@ mod faults;
 mod fds;
 mod pool;
 mod process;
+mod semantics;
+mod std_port;
 mod stress;
+#[cfg(feature = "tokio")]
+mod tokio_port;

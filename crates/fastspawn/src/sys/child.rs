@@ -323,8 +323,15 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
         // Running user code here is the caller's promise (`pre_exec` is unsafe).
         let hooks = unsafe { &mut *hooks };
         for hook in hooks.iter_mut() {
-            if let Err(err) = hook() {
-                return Err((step::PRE_EXEC, err.raw_os_error().unwrap_or(libc::EINVAL)));
+            // A panic must not unwind into the copy of the caller's frames
+            // (the child would go on running the parent's code): abort, as
+            // std's child does.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(hook)) {
+                Ok(Ok(())) => {}
+                Ok(Err(err)) => {
+                    return Err((step::PRE_EXEC, err.raw_os_error().unwrap_or(libc::EINVAL)));
+                }
+                Err(_) => std::process::abort(),
             }
         }
     }

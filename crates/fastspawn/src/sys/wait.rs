@@ -91,13 +91,18 @@ pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
 /// process that was spawned. `ECHILD` means it was reaped by other code
 /// (`waitpid(-1)`, `SIGCHLD` ignored), and nothing may be sent to that pid.
 pub(crate) fn pidfd_of_child(pid: i32) -> io::Result<OwnedFd> {
-    if !crate::engine::pidfd_usable() {
-        return Err(io::Error::from_raw_os_error(libc::ENOSYS));
-    }
     let raw = Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))?;
-    let fd = rustix::process::pidfd_open(raw, rustix::process::PidfdFlags::empty())?;
+    let opened = if crate::engine::pidfd_usable() {
+        rustix::process::pidfd_open(raw, rustix::process::PidfdFlags::empty())
+            .map_err(io::Error::from)
+    } else {
+        Err(io::Error::from_raw_os_error(libc::ENOSYS))
+    };
+    // Checked after the open: a pidfd made while the pid was still ours
+    // refers to our child. On failure (no fd, no pidfds, the process gone)
+    // ECHILD tells the caller the pid is no longer ours to use.
     still_our_child(pid)?;
-    Ok(fd)
+    opened
 }
 
 /// `Ok` while `pid` is a child of this process that nobody reaped (alive or
