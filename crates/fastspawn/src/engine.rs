@@ -13,9 +13,19 @@
 //! [`Engine::Auto`] tries them in that order. A kernel feature that fails
 //! with `ENOSYS`, `EPERM` or `EINVAL` (old kernels, seccomp filters in
 //! containers) is remembered for the life of the process, so the probe costs
-//! one failed system call once. Pidfds (`CLONE_PIDFD` 5.2, `pidfd_open` 5.3,
-//! `waitid(P_PIDFD)` 5.4) are probed the same way; without them children are
-//! waited for by pid.
+//! one failed system call once: where a sandbox refuses `clone3` (ENOSYS)
+//! and every `CLONE_VM` clone (EPERM), `Auto` goes straight to `Fork`
+//! after the first spawn, and [`Command::require_vfork`](crate::Command::require_vfork)
+//! makes that an `Unsupported` error. Pidfds (`CLONE_PIDFD` 5.2,
+//! `pidfd_open` 5.3, `waitid(P_PIDFD)` 5.4) are probed the same way, but
+//! only a refusal is remembered: a probe that fails for want of a free fd
+//! (EMFILE) is repeated later. Without pidfds children are waited for by
+//! pid.
+//!
+//! glibc's `posix_spawn` returns one errno for its clone and for every step
+//! of the child; after a failure the `PosixSpawn` engine asks once more with
+//! a file action that fails in any child, to name the real step (the clone
+//! under `RLIMIT_NPROC` or a seccomp filter, else the child's).
 
 use std::fmt;
 use std::sync::OnceLock;
