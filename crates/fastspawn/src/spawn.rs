@@ -447,7 +447,9 @@ impl Attempt<'_> {
             // clone3 resets caught signals in the kernel (CLONE_CLEAR_SIGHAND);
             // the Fork engine uses it too when it can.
             reset_handlers: engine == Engine::CloneVfork
-                || (engine == Engine::Fork && !self.in_place && !engine::clone3_usable(false)),
+                || (engine == Engine::Fork
+                    && !self.in_place
+                    && (self.pre_exec.is_some() || !engine::clone3_usable(false))),
             sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
             sigmask: self.opts.sigmask,
             report: &slot,

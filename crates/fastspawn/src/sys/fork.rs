@@ -14,6 +14,10 @@
 //! failure comes back through a close-on-exec pipe: end of file means the
 //! `execve` succeeded.
 //!
+//! A command with `pre_exec` closures is the exception: user code may call
+//! into libc, so it gets glibc's `fork()` (atfork handlers included), with
+//! every signal blocked across that call.
+//!
 //! No handler of the parent may run in the child. With `clone3` the kernel
 //! resets every caught signal at creation (`CLONE_CLEAR_SIGHAND`), so the
 //! parent blocks nothing and stays responsive to signals during the page
@@ -40,7 +44,9 @@ pub(crate) fn fork(
 ) -> Result<Spawned, i32> {
     let (reader, writer) = report_pipe;
     debug_assert_eq!(plan.report_pipe, Some(writer.as_raw_fd()));
-    let forked = if crate::engine::clone3_usable(false) && !plan.reset_handlers {
+    let forked = if plan.pre_exec.is_some() {
+        libc_fork(plan)
+    } else if crate::engine::clone3_usable(false) && !plan.reset_handlers {
         match clone3_fork(plan, want_pidfd) {
             // No fd left for the pidfd: start the child without one.
             Err(libc::EMFILE | libc::ENFILE) if want_pidfd => clone3_fork(plan, false),
@@ -112,6 +118,38 @@ fn clone3_fork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {
         pid: ret as i32,
         pidfd,
     })
+}
+
+/// glibc's `fork()`, for `pre_exec` closures: user code may call into libc,
+/// which needs what `fork()` does for the child (the cached thread id set,
+/// malloc's locks made usable by its atfork handlers). Every signal is
+/// blocked across the call only; the child resets the handlers.
+fn libc_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
+    let old_mask = raw::set_signal_mask(!0);
+    let inherit;
+    let plan = if plan.sigmask.is_none() {
+        inherit = ChildPlan {
+            sigmask: Some(old_mask),
+            ..plan.clone()
+        };
+        &inherit
+    } else {
+        plan
+    };
+    // SAFETY: the child runs child::run: raw system calls, then the
+    // caller's closures under the contract of the unsafe `pre_exec`.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        super::child::run(plan);
+    }
+    let errno = std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EINVAL);
+    raw::set_signal_mask(old_mask);
+    if pid < 0 {
+        return Err(errno);
+    }
+    Ok(Spawned { pid, pidfd: None })
 }
 
 /// `clone(SIGCHLD)`, with every signal blocked across the system call only.
