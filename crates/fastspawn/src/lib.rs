@@ -96,8 +96,7 @@
 //!   std's `File`, which fills the vector's spare capacity without zeroing
 //!   it first, as std's `ChildStdout` does.
 //! - `fastspawn::tokio::Command::spawn` is an `async fn` (the spawn runs on
-//!   a spawner thread), where tokio's is synchronous; `pre_exec` is only on
-//!   the synchronous [`Command`].
+//!   a spawner thread), where tokio's is synchronous.
 //!
 //! # Tests of std and tokio not ported
 //!

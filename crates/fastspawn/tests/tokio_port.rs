@@ -442,3 +442,26 @@ async fn async_command_forwards_the_sync_options() {
     assert_eq!(st.hex("sigblk"), util::sigset_bits(&[libc::SIGUSR1]));
     assert_eq!(cmd.get_args(), vec!["state"]);
 }
+
+/// tokio's `Command::pre_exec` is there too, and takes the Fork engine.
+#[test]
+fn async_pre_exec_runs_in_a_forked_child() {
+    let _guard = util::shared();
+    crate::asynchronous::current_thread().block_on(async {
+        let mut cmd = Command::new(util::probe());
+        cmd.arg("state");
+        // SAFETY: one async-signal-safe system call.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            })
+        };
+        let child = cmd.stdout(Stdio::piped()).spawn().await.unwrap();
+        assert_eq!(child.engine(), fastspawn::Engine::Fork);
+        let st = util::State::parse(&child.wait_with_output().await.unwrap().stdout);
+        assert_eq!(st.get("sid"), st.get("pid"));
+    });
+}

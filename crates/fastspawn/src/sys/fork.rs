@@ -217,3 +217,22 @@ impl crate::Command {
         self
     }
 }
+
+#[cfg(feature = "tokio")]
+impl crate::tokio::Command {
+    /// [`crate::Command::pre_exec`] (tokio's `Command::pre_exec`): the
+    /// closure runs in a forked child before `execve`, so the spawn uses
+    /// the Fork engine. `spawn_many` cannot copy such a command.
+    ///
+    /// # Safety
+    ///
+    /// As for [`crate::Command::pre_exec`].
+    pub unsafe fn pre_exec<F>(&mut self, f: F) -> &mut crate::tokio::Command
+    where
+        F: FnMut() -> std::io::Result<()> + Send + Sync + 'static,
+    {
+        // SAFETY: the caller's promise, passed on.
+        unsafe { self.as_fastspawn_mut().pre_exec(f) };
+        self
+    }
+}
