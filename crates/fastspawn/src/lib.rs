@@ -70,13 +70,14 @@
 //!   (`semantics::pre_exec_runs_on_the_fork_engine_only`). A command with
 //!   closures cannot be copied with [`Command::try_clone`].
 //! - A bare name is resolved in the parent, as the child's credentials
-//!   would see it, and cached; the cache is checked against the state of
-//!   the PATH directories before the match, so a new program there is
-//!   found by the next spawn (`semantics::new_program_earlier_in_path_seen_by_next_spawn_like_std`,
-//!   `faults::path_lookup_uses_the_child_credentials`). Not seen until the
-//!   cached file fails to run: an existing file in an earlier directory
-//!   that becomes executable (`chmod` changes no directory). With `uid`,
-//!   `gid` or `groups`, permissions are read from the mode bits (no ACLs).
+//!   would see it, and cached; the PATH directories before the match are
+//!   watched (inotify: one fd per process, one `read` per spawn), so a new
+//!   program there is found by the next spawn (`semantics::new_program_earlier_in_path_seen_by_next_spawn_like_std`,
+//!   `faults::path_lookup_uses_the_child_credentials`). A directory that
+//!   cannot be watched is checked by `stat` instead, which misses a file
+//!   made executable there with `chmod` until the cached program fails to
+//!   run. With `uid`, `gid` or `groups`, permissions are read from the mode
+//!   bits (no ACLs).
 //! - A file without `#!` is handed to `/bin/sh` exactly when std does: a
 //!   bare name with PATH set by `env()` (std's `execvp` path); otherwise
 //!   the spawn fails with `ENOEXEC`, as std's `posix_spawn` path does

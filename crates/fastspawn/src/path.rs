@@ -16,13 +16,23 @@
 //! that lies in a directory the user may not search, is skipped. The check
 //! reads the mode bits (ACLs and capabilities other than root's are not
 //! consulted), and the cache is keyed by those credentials too.
+//!
+//! A cached resolution is checked before every use: the PATH directories
+//! searched before the match are watched with inotify (one fd per process,
+//! one non-blocking `read` per check, whatever the length of PATH), so a
+//! program that appears in one of them is found by the next spawn, as std
+//! finds it. A directory that cannot be watched is checked with `stat`.
 
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, OsStr, OsString};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rustix::fs::inotify;
 
 use rustix::fs::Access;
 
@@ -91,23 +101,127 @@ fn dir_state(dir: &CStr) -> DirState {
     })
 }
 
-/// A name found in PATH, with the state of the directories searched before
-/// the one it was found in: a program placed in one of them later changes
-/// that directory's modification time, and the resolution is redone (std,
-/// which searches on every spawn, would run the new program too).
+/// Watches the PATH directories searched before a match, so that checking
+/// a cached resolution costs one non-blocking `read` of an inotify fd
+/// however long PATH is. Any event (a file created, moved in, deleted or
+/// changed in mode, the directory itself moved or deleted, a queue
+/// overflow) bumps the generation, which makes every resolution made
+/// before it stale. One inotify instance per process, made on the first
+/// successful PATH search that has directories ahead of its match.
+struct DirWatch {
+    fd: OwnedFd,
+}
+
+static WATCH: OnceLock<Option<DirWatch>> = OnceLock::new();
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+fn watch() -> Option<&'static DirWatch> {
+    WATCH
+        .get_or_init(|| {
+            let flags = inotify::CreateFlags::CLOEXEC | inotify::CreateFlags::NONBLOCK;
+            inotify::init(flags).ok().map(|fd| DirWatch { fd })
+        })
+        .as_ref()
+}
+
+impl DirWatch {
+    /// Starts watching `dir`; false when it cannot be watched (missing, no
+    /// watch left), in which case its state is checked with `stat`.
+    fn add(&self, dir: &CStr) -> bool {
+        let events = inotify::WatchFlags::CREATE
+            | inotify::WatchFlags::MOVED_TO
+            | inotify::WatchFlags::MOVED_FROM
+            | inotify::WatchFlags::DELETE
+            | inotify::WatchFlags::ATTRIB
+            | inotify::WatchFlags::DELETE_SELF
+            | inotify::WatchFlags::MOVE_SELF
+            | inotify::WatchFlags::ONLYDIR;
+        inotify::add_watch(&self.fd, dir, events).is_ok()
+    }
+
+    /// The generation after taking in every pending event: one `read`.
+    fn generation(&self) -> u64 {
+        let mut buf = [0u8; 4096];
+        let mut changed = false;
+        while let Ok(n) = rustix::io::read(&self.fd, &mut buf) {
+            if n == 0 {
+                break;
+            }
+            changed = true;
+        }
+        if changed {
+            GENERATION.fetch_add(1, Ordering::AcqRel) + 1
+        } else {
+            GENERATION.load(Ordering::Acquire)
+        }
+    }
+}
+
+/// A name found in PATH, with what tells whether a program has appeared
+/// since in a directory searched before the one it was found in (std, which
+/// searches on every spawn, would run that program): the inotify
+/// generation, and for directories that could not be watched their `stat`
+/// state. A stale resolution is redone.
 #[derive(Debug, Clone)]
 pub(crate) struct Resolved {
     pub exe: CString,
-    ahead: Arc<[(CString, DirState)]>,
+    /// Directories ahead of the match that are not watched, with their state.
+    unwatched: Arc<[(CString, DirState)]>,
+    /// The inotify generation the resolution is valid for.
+    generation: Option<u64>,
 }
 
 impl Resolved {
     /// Whether no directory searched before the match changed since: one
-    /// `stat` per such directory, none when the match is in the first.
+    /// `read` of the inotify fd, plus one `stat` per directory that could
+    /// not be watched; nothing when the match is in the first directory.
     pub(crate) fn is_current(&self) -> bool {
-        self.ahead
+        if let Some(generation) = self.generation {
+            match watch() {
+                Some(watch) if watch.generation() == generation => {}
+                _ => return false,
+            }
+        }
+        self.unwatched
             .iter()
             .all(|(dir, state)| dir_state(dir) == *state)
+    }
+
+    /// Turns the directories ahead of a match, with the states read before
+    /// the search, into a resolution: the ones that can be watched are
+    /// watched from now on and read once more, which catches a change made
+    /// between the first read and the watch.
+    fn new(exe: CString, ahead: Vec<(CString, DirState)>) -> Resolved {
+        if ahead.is_empty() {
+            return Resolved {
+                exe,
+                unwatched: Arc::from([]),
+                generation: None,
+            };
+        }
+        let Some(watch) = watch() else {
+            return Resolved {
+                exe,
+                unwatched: ahead.into(),
+                generation: None,
+            };
+        };
+        let generation = watch.generation();
+        let mut unwatched = Vec::new();
+        let mut stale = false;
+        for (dir, state) in ahead {
+            if watch.add(&dir) {
+                stale |= dir_state(&dir) != state;
+            } else {
+                unwatched.push((dir, state));
+            }
+        }
+        Resolved {
+            exe,
+            unwatched: unwatched.into(),
+            // A generation that never comes makes it re-resolve at once.
+            generation: Some(if stale { u64::MAX } else { generation }),
+        }
     }
 }
 
@@ -197,10 +311,7 @@ fn search(
                     };
                     let exe = CString::new(resolved.into_os_string().into_vec())
                         .map_err(|_| libc::EINVAL)?;
-                    return Ok(Resolved {
-                        exe,
-                        ahead: ahead.into(),
-                    });
+                    return Ok(Resolved::new(exe, ahead));
                 }
                 denied = true;
             }

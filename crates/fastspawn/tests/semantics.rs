@@ -152,6 +152,41 @@ fn new_program_earlier_in_path_seen_by_next_spawn_like_std() {
     );
 }
 
+/// The same when an existing file earlier in PATH becomes executable
+/// (`chmod` changes no directory's contents: inotify's attribute event).
+#[test]
+fn file_made_executable_earlier_in_path_seen_by_next_spawn_like_std() {
+    let _g = util::shared();
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("path-chmod");
+    let name = util::unique_name("tool");
+    std::fs::create_dir_all(dir.join("early")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("late")).expect("mkdir");
+    write_executable(&dir.join("late").join(&name), "#!/bin/sh\necho late\n");
+    let early = dir.join("early").join(&name);
+    write_executable(&early, "#!/bin/sh\necho early\n");
+    std::fs::set_permissions(&early, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        dir.join("early").display(),
+        dir.join("late").display()
+    );
+    let mut std_cmd = process::Command::new(&name);
+    std_cmd.env("PATH", &path);
+    let mut ours = Command::new(&name);
+    ours.env("PATH", &path);
+    assert_eq!(
+        ours.output().unwrap().stdout,
+        std_cmd.output().unwrap().stdout
+    );
+    assert_eq!(ours.output().unwrap().stdout, b"late\n");
+
+    std::fs::set_permissions(&early, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let std_out = std_cmd.output().unwrap().stdout;
+    assert_eq!(std_out, b"early\n");
+    assert_eq!(ours.output().unwrap().stdout, std_out);
+}
+
 /// A `putenv` buffer rewritten in place is seen by the next spawn of a
 /// command that has `env()` overrides (std copies the environment at every
 /// spawn; fastspawn refers to the parent's entries).
