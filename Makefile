@@ -2,14 +2,14 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench bench-venv lint unit peers peers-check bench-smoke http-tools node-addon node-test prereqs prereqs-bench dist install-test clean
+.PHONY: all test bench bench-venv lint unit asan peers peers-check bench-smoke http-tools node-addon node-test prereqs prereqs-bench dist install-test clean
 
 all: test
 
 ## test: everything CI runs: lint, unit and behaviour tests of every engine,
-## the peers' smoke test, a quick run of the whole benchmark, the npm package,
+## the same under AddressSanitizer, the peers' smoke test, a quick run of the whole benchmark, the npm package,
 ## and the install test of what `make dist` makes
-test: prereqs lint unit peers-check bench-smoke node-test install-test
+test: prereqs lint unit asan peers-check bench-smoke node-test install-test
 
 ## prereqs: name every missing tool (Rust with clippy/rustfmt, Go, gcc, Node >= 18,
 ## Python >= 3.9, make) before anything is built
@@ -35,6 +35,18 @@ lint:
 
 unit:
 	$(CARGO) test --workspace --all-features --locked
+
+## asan: the integration tests of the library built with AddressSanitizer
+## (nightly): a user's ASan build must be able to spawn (the vfork child is
+## kept out of the instrumentation). The probe child is the normal build.
+ASAN_TARGET ?= $(shell rustc -vV | sed -n 's/^host: //p')
+asan:
+	rustup run nightly rustc -V >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+	$(CARGO) build --locked -p fastspawn-probe
+	RUSTFLAGS="-Zsanitizer=address" ASAN_OPTIONS=detect_leaks=0 \
+	FASTSPAWN_PROBE=$(CURDIR)/target/debug/fastspawn-probe \
+	$(CARGO) +nightly test --locked -p fastspawn --all-features --test integration \
+		--target $(ASAN_TARGET) --target-dir target/asan
 
 ## node-test: the npm package (bindings/node): npm ci, the addon (release),
 ## eslint, node --test, and the smoke test under Bun and Deno

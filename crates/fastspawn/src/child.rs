@@ -1,13 +1,32 @@
 //! A running child, its exit status, and its collected output.
 //!
-//! A [`Child`] started by the clone engines holds a pidfd: waiting and
-//! signalling go through it, so a pid recycled after the child was reaped is
-//! never hit. Without pidfd support (Linux < 5.4) the pid is used, as std does.
+//! # Signals never hit a recycled pid
+//!
+//! A pid is only given to another process once its parent reaps it. A
+//! [`Child`] is reaped by its own `wait`/`try_wait`, which remember the
+//! status: after that every signal call is a no-op, as with std. Before
+//! that, the pid still names the child. So a [`Child`] from
+//! [`Command::spawn`](crate::Command::spawn) makes its pidfd only when
+//! first needed (a signal, [`Child::pidfd`], [`Child::into_pidfd`], the
+//! async reactor): `pidfd_open(pid)` followed by a check that the pid is
+//! still an unreaped child of this process (`waitid(WNOWAIT)`), which makes
+//! the pidfd refer to the spawned process. Waiting needs no pidfd
+//! (`waitpid(pid)`). This saves the pidfd's cost (~4-10 µs) on every
+//! spawn that is only waited for.
+//!
+//! The limit: code elsewhere in the process that reaps children it did not
+//! start (`waitpid(-1)`, `SIGCHLD` set to `SIG_IGN`) can reap this child
+//! first. Then the check fails (`ECHILD`) and no signal is sent, unless a
+//! pidfd was made before: call [`Child::pidfd`] right after the spawn (or
+//! use the async API, whose children get theirs at once) to hold one for
+//! the child's whole life. Without pidfd support (Linux < 5.3) the pid is
+//! used, as std does.
 //!
 //! Like std, dropping a `Child` neither kills nor reaps it.
 
 use std::fmt;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::OnceLock;
 
 use crate::engine::Engine;
 use crate::error::{Error, Result, Step};
@@ -25,6 +44,11 @@ pub struct Child {
     pub(crate) program: std::sync::Arc<std::ffi::OsStr>,
     pub(crate) pid: i32,
     pub(crate) pidfd: Option<OwnedFd>,
+    /// Made on first use when the command wanted a pidfd but the spawn did
+    /// not make one (see the module docs).
+    pub(crate) lazy_pidfd: OnceLock<OwnedFd>,
+    /// Whether the command wanted a pidfd (`Command::pidfd`).
+    pub(crate) wants_pidfd: bool,
     pub(crate) status: Option<ExitStatus>,
     pub(crate) engine: Engine,
 }
@@ -35,10 +59,57 @@ impl Child {
         self.pid as u32
     }
 
-    /// The pidfd that refers to the child, when the kernel supports pidfds.
-    /// It stays valid after the child is reaped (it then refers to no process).
+    /// The pidfd that refers to the child, made now if the spawn did not
+    /// (see the module docs), when the kernel supports pidfds. `None` after
+    /// [`Command::pidfd(false)`](crate::Command::pidfd), once the child was
+    /// reaped without one, or when no fd is free. A pidfd stays valid after
+    /// the child is reaped (it then refers to no process).
     pub fn pidfd(&self) -> Option<BorrowedFd<'_>> {
-        self.pidfd.as_ref().map(|fd| fd.as_fd())
+        self.pidfd_or_make().ok().flatten()
+    }
+
+    /// The pidfd made so far, without making one.
+    pub(crate) fn pidfd_made(&self) -> Option<BorrowedFd<'_>> {
+        self.pidfd
+            .as_ref()
+            .or_else(|| self.lazy_pidfd.get())
+            .map(|fd| fd.as_fd())
+    }
+
+    /// The pidfd, made now if needed; `Err(ECHILD)` when the child was
+    /// reaped by other code, so its pid must not be used.
+    fn pidfd_or_make(&self) -> std::io::Result<Option<BorrowedFd<'_>>> {
+        if let Some(fd) = self.pidfd_made() {
+            return Ok(Some(fd));
+        }
+        if !self.wants_pidfd || self.status.is_some() {
+            return Ok(None);
+        }
+        match sys::wait::pidfd_of_child(self.pid) {
+            Ok(fd) => {
+                // Another thread may have made one meanwhile: keep the first.
+                let _ = self.lazy_pidfd.set(fd);
+                Ok(self.lazy_pidfd.get().map(|fd| fd.as_fd()))
+            }
+            Err(err) if err.raw_os_error() == Some(libc::ECHILD) => Err(err),
+            // No fd free, no pidfds: use the pid, which is still ours.
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// The child's pidfd as a [`PidFd`](crate::PidFd) (made now if the
+    /// spawn did not), or the child back when it has none (see
+    /// [`pidfd`](Self::pidfd)). Like std's `ChildExt::into_pidfd`.
+    pub fn into_pidfd(mut self) -> std::result::Result<crate::PidFd, Child> {
+        if self.pidfd.is_none() && self.lazy_pidfd.get().is_none() && self.pidfd().is_none() {
+            return Err(self);
+        }
+        let fd = self
+            .pidfd
+            .take()
+            .or_else(|| self.lazy_pidfd.take())
+            .expect("checked above");
+        Ok(crate::PidFd::from(fd))
     }
 
     /// Which engine really started the child (never [`Engine::Auto`]).
@@ -53,7 +124,7 @@ impl Child {
         if let Some(status) = self.status {
             return Ok(status);
         }
-        let raw = sys::wait::wait(self.pidfd.as_ref().map(|fd| fd.as_fd()), self.pid, false)
+        let raw = sys::wait::wait(self.pidfd_made(), self.pid, false)
             .map_err(|err| Error::io(&self.program, Step::Wait, err))?
             .expect("a blocking wait returns a status");
         let status = ExitStatus(raw);
@@ -66,7 +137,7 @@ impl Child {
         if let Some(status) = self.status {
             return Ok(Some(status));
         }
-        let raw = sys::wait::wait(self.pidfd.as_ref().map(|fd| fd.as_fd()), self.pid, true)
+        let raw = sys::wait::wait(self.pidfd_made(), self.pid, true)
             .map_err(|err| Error::io(&self.program, Step::Wait, err))?;
         self.status = raw.map(ExitStatus);
         Ok(self.status)
@@ -84,7 +155,12 @@ impl Child {
         if self.status.is_some() {
             return Ok(());
         }
-        sys::wait::send_signal(self.pidfd.as_ref().map(|fd| fd.as_fd()), self.pid, signal)
+        let pidfd = match self.pidfd_or_make() {
+            Ok(pidfd) => pidfd,
+            // Reaped by other code: its pid may name another process now.
+            Err(_) => return Ok(()),
+        };
+        sys::wait::send_signal(pidfd, self.pid, signal)
             .map_err(|err| Error::io(&self.program, Step::Signal, err))
     }
 
@@ -148,6 +224,64 @@ impl ExitStatus {
     /// Whether the child dumped core when it was killed.
     pub fn core_dumped(self) -> bool {
         libc::WIFSIGNALED(self.0) && libc::WCOREDUMP(self.0)
+    }
+
+    /// `Ok(())` when the child exited with code 0, otherwise the status as
+    /// an error (std's `ExitStatus::exit_ok`, unstable there as
+    /// `exit_status_error`).
+    pub fn exit_ok(self) -> std::result::Result<(), ExitStatusError> {
+        if self.success() {
+            Ok(())
+        } else {
+            Err(ExitStatusError(self))
+        }
+    }
+}
+
+/// A status that was not success: exit code other than 0, or a signal
+/// (std's `ExitStatusError`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ExitStatusError(ExitStatus);
+
+impl ExitStatusError {
+    /// The exit code, when the child exited (never 0).
+    pub fn code(self) -> Option<i32> {
+        self.0.code()
+    }
+
+    /// The exit code as a `NonZeroI32`, when the child exited.
+    pub fn code_nonzero(self) -> Option<std::num::NonZeroI32> {
+        self.0.code().and_then(std::num::NonZeroI32::new)
+    }
+
+    /// The signal that killed the child, if one did.
+    pub fn signal(self) -> Option<i32> {
+        self.0.signal()
+    }
+
+    /// The status itself.
+    pub fn into_status(self) -> ExitStatus {
+        self.0
+    }
+}
+
+impl fmt::Display for ExitStatusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for ExitStatusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("ExitStatusError").field(&self.0).finish()
+    }
+}
+
+impl std::error::Error for ExitStatusError {}
+
+impl From<ExitStatusError> for ExitStatus {
+    fn from(err: ExitStatusError) -> ExitStatus {
+        err.0
     }
 }
 

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
@@ -81,10 +82,20 @@ impl Resource {
 pub const RLIM_INFINITY: u64 = u64::MAX;
 
 /// The environment changes of a command.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct EnvChanges {
     pub clear: bool,
     pub vars: BTreeMap<OsString, Option<OsString>>,
+}
+
+impl fmt::Debug for EnvChanges {
+    /// Named and shaped as std's, for `{:#?}` of a [`Command`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CommandEnv")
+            .field("clear", &self.clear)
+            .field("vars", &self.vars)
+            .finish()
+    }
 }
 
 impl EnvChanges {
@@ -115,8 +126,9 @@ pub(crate) struct ChildOptions {
     pub pdeathsig: Option<i32>,
     pub umask: Option<u32>,
     pub cgroup: Option<OwnedFd>,
-    /// Signals blocked in the child (as a kernel sigset: bit `n-1` is signal `n`).
-    pub sigmask: u64,
+    /// Signals blocked in the child (as a kernel sigset: bit `n-1` is
+    /// signal `n`); `None`: the spawning thread's mask, as std.
+    pub sigmask: Option<u64>,
     /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
     pub sigdefault: u64,
 }
@@ -125,7 +137,9 @@ pub(crate) struct ChildOptions {
 ///
 /// Every option is applied on the vfork path; see the crate documentation
 /// for the engines and what each costs.
-#[derive(Debug)]
+///
+/// `{:?}` prints the command as std does, the way a shell would read it
+/// (`cd "/tmp" && env -u HOME A="1" "ls" "-l"`); `{:#?}` lists the options.
 pub struct Command {
     pub(crate) program: OsString,
     /// `args[0]` is argv\[0\]: the program unless [`arg0`](Self::arg0) was set.
@@ -144,6 +158,8 @@ pub struct Command {
     pub(crate) pidfd: bool,
     /// A problem found while building, reported by the next spawn.
     pub(crate) invalid: Option<String>,
+    /// `pre_exec` closures, run in a forked child before `execve`.
+    pub(crate) pre_exec: Vec<crate::sys::child::PreExec>,
     pub(crate) prepared: Option<Prepared>,
 }
 
@@ -174,6 +190,7 @@ impl Command {
             require_vfork: false,
             pidfd: true,
             invalid: None,
+            pre_exec: Vec::new(),
             prepared: None,
         }
     }
@@ -375,13 +392,15 @@ impl Command {
         self.changed()
     }
 
-    /// Signals blocked in the child when the program starts (default: none,
-    /// whatever the spawning thread blocks).
+    /// Signals blocked in the child when the program starts. By default
+    /// the child inherits the signal mask of the thread that spawns it, as
+    /// with std (for [`Pool`](crate::Pool) and the async API, the spawner
+    /// thread's, which it inherited from the thread that created the pool).
     pub fn signal_mask(&mut self, signals: &[i32]) -> &mut Command {
         if let Some(bad) = signals.iter().find(|s| !(1..=64).contains(*s)) {
             return self.reject(format!("signal_mask: {bad} is not a signal number"));
         }
-        self.opts.sigmask = signals.iter().fold(0, |set, &s| set | sigbit(s));
+        self.opts.sigmask = Some(signals.iter().fold(0, |set, &s| set | sigbit(s)));
         self.changed()
     }
 
@@ -428,7 +447,16 @@ impl Command {
     /// A copy of this command with its own duplicates of every fd it holds
     /// (mapped fds, stdio files, the cgroup directory). The copy prepares
     /// itself on its first spawn.
+    ///
+    /// A command with [`pre_exec`](Self::pre_exec) closures cannot be
+    /// copied (`Unsupported`): closures are not `Clone`.
     pub fn try_clone(&self) -> std::io::Result<Command> {
+        if !self.pre_exec.is_empty() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                "a command with pre_exec closures cannot be copied",
+            ));
+        }
         let stdio = |s: &Option<Stdio>| -> std::io::Result<Option<Stdio>> {
             Ok(match s {
                 None => None,
@@ -476,6 +504,7 @@ impl Command {
             require_vfork: self.require_vfork,
             pidfd: self.pidfd,
             invalid: self.invalid.clone(),
+            pre_exec: Vec::new(),
             prepared: None,
         })
     }
@@ -539,6 +568,119 @@ impl Command {
     pub fn status(&mut self) -> Result<ExitStatus> {
         crate::spawn::spawn(self, Purpose::Status)?.wait()
     }
+
+    /// Replaces the current process with the program, every option applied
+    /// (std's `CommandExt::exec`): the steps the child would run are run by
+    /// the calling thread, then `execve`. Returns only on failure, with the
+    /// step that failed; the process may have been changed by the steps
+    /// before it (ids, directory, fds moved into place), as with std. Fds
+    /// that are neither stdio nor mapped are marked close-on-exec rather
+    /// than closed, so they stay usable if the `execve` fails. A piped
+    /// stream has no other end here: use `inherit`, `null` or an fd.
+    pub fn exec(&mut self) -> crate::Error {
+        match crate::spawn::spawn(self, Purpose::Exec) {
+            Err(err) => err,
+            Ok(_) => unreachable!("exec in place returns only on failure"),
+        }
+    }
+}
+
+impl fmt::Debug for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            // std's fields first, in std's order and shape, each only when
+            // set; then fastspawn's own options, only when not the default.
+            let mut out = f.debug_struct("Command");
+            out.field("program", &self.program)
+                .field("args", &self.args);
+            if !self.env.is_inherited() {
+                out.field("env", &self.env);
+            }
+            if self.cwd.is_some() {
+                out.field("cwd", &self.cwd);
+            }
+            let opts = &self.opts;
+            if opts.uid.is_some() {
+                out.field("uid", &opts.uid);
+            }
+            if opts.gid.is_some() {
+                out.field("gid", &opts.gid);
+            }
+            if opts.groups.is_some() {
+                out.field("groups", &opts.groups);
+            }
+            for (name, stdio) in [
+                ("stdin", &self.stdin),
+                ("stdout", &self.stdout),
+                ("stderr", &self.stderr),
+            ] {
+                if stdio.is_some() {
+                    out.field(name, stdio);
+                }
+            }
+            if opts.pgroup.is_some() {
+                out.field("pgroup", &opts.pgroup);
+            }
+            out.field("create_pidfd", &self.pidfd);
+            if !self.fds.is_empty() {
+                out.field("fds", &self.fds);
+            }
+            if opts.setsid {
+                out.field("setsid", &opts.setsid);
+            }
+            if !opts.rlimits.is_empty() {
+                out.field("rlimits", &opts.rlimits);
+            }
+            for (name, value) in [
+                ("pdeathsig", opts.pdeathsig.map(|v| v as u64)),
+                ("umask", opts.umask.map(u64::from)),
+                ("signal_mask", opts.sigmask),
+            ] {
+                if value.is_some() {
+                    out.field(name, &value);
+                }
+            }
+            if opts.cgroup.is_some() {
+                out.field("cgroup", &opts.cgroup);
+            }
+            if self.engine != Engine::Auto {
+                out.field("engine", &self.engine);
+            }
+            if self.require_vfork {
+                out.field("require_vfork", &self.require_vfork);
+            }
+            if !self.pre_exec.is_empty() {
+                out.field("pre_exec", &self.pre_exec.len());
+            }
+            out.finish()
+        } else {
+            // As a shell would read it: directory, environment, program.
+            if let Some(cwd) = &self.cwd {
+                write!(f, "cd {cwd:?} && ")?;
+            }
+            if self.env.clear {
+                f.write_str("env -i ")?;
+            } else if self.env.vars.values().any(Option::is_none) {
+                f.write_str("env ")?;
+                for (key, _) in self.env.vars.iter().filter(|(_, v)| v.is_none()) {
+                    write!(f, "-u {} ", key.to_string_lossy())?;
+                }
+            }
+            for (key, value) in &self.env.vars {
+                if let Some(value) = value {
+                    write!(f, "{}={value:?} ", key.to_string_lossy())?;
+                }
+            }
+            if self.program != self.args[0] {
+                write!(f, "[{:?}] ", self.program)?;
+            }
+            write!(f, "{:?}", self.args[0])?;
+            for arg in &self.args[1..] {
+                write!(f, " {arg:?}")?;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Why a child is started: decides what unconfigured streams become and
@@ -546,13 +688,19 @@ impl Command {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Purpose {
     /// `spawn`: streams inherited; the `Child` goes to the caller, who may
-    /// signal it at any time later, so it gets a pidfd.
+    /// signal it at any time later: it makes a pidfd when first needed.
     Spawn,
+    /// The async `spawn`: `Spawn`'s streams, and a pidfd at once, which the
+    /// async `Child` waits on through the reactor.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    AsyncSpawn,
     /// `status`: streams inherited; waited for at once, no pidfd needed
     /// (creating one costs a few microseconds per spawn).
     Status,
     /// `output`: stdin null, stdout and stderr piped; waited for at once.
     Output,
+    /// `exec`: the steps run in this process, which then becomes the program.
+    Exec,
     /// The async `output`: `Output`'s streams, and a pidfd, which the async
     /// `Child` waits on through the reactor.
     #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
@@ -560,7 +708,10 @@ pub(crate) enum Purpose {
 }
 
 impl Purpose {
-    pub(crate) fn wants_pidfd(self) -> bool {
-        matches!(self, Purpose::Spawn | Purpose::AsyncOutput)
+    /// Whether the clone itself makes the pidfd: only for the async API,
+    /// which registers it with the reactor at once. A `spawn()` child makes
+    /// it when first needed (see `child.rs`).
+    pub(crate) fn pidfd_at_spawn(self) -> bool {
+        matches!(self, Purpose::AsyncSpawn | Purpose::AsyncOutput)
     }
 }

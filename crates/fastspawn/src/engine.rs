@@ -13,9 +13,19 @@
 //! [`Engine::Auto`] tries them in that order. A kernel feature that fails
 //! with `ENOSYS`, `EPERM` or `EINVAL` (old kernels, seccomp filters in
 //! containers) is remembered for the life of the process, so the probe costs
-//! one failed system call once. Pidfds (`CLONE_PIDFD` 5.2, `pidfd_open` 5.3,
-//! `waitid(P_PIDFD)` 5.4) are probed the same way; without them children are
-//! waited for by pid.
+//! one failed system call once: where a sandbox refuses `clone3` (ENOSYS)
+//! and every `CLONE_VM` clone (EPERM), `Auto` goes straight to `Fork`
+//! after the first spawn, and [`Command::require_vfork`](crate::Command::require_vfork)
+//! makes that an `Unsupported` error. Pidfds (`CLONE_PIDFD` 5.2,
+//! `pidfd_open` 5.3, `waitid(P_PIDFD)` 5.4) are probed the same way, but
+//! only a refusal is remembered: a probe that fails for want of a free fd
+//! (EMFILE) is repeated later. Without pidfds children are waited for by
+//! pid.
+//!
+//! glibc's `posix_spawn` returns one errno for its clone and for every step
+//! of the child; after a failure the `PosixSpawn` engine asks once more with
+//! a file action that fails in any child, to name the real step (the clone
+//! under `RLIMIT_NPROC` or a seccomp filter, else the child's).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -60,7 +70,10 @@ impl Engine {
     pub fn is_available(self) -> bool {
         match self {
             Engine::Clone3 => clone3_usable(false),
-            Engine::CloneVfork => cfg!(any(target_arch = "x86_64", target_arch = "aarch64")),
+            Engine::CloneVfork => {
+                cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) && !vfork_refused()
+            }
+            Engine::PosixSpawn => !vfork_refused(),
             _ => true,
         }
     }
@@ -106,13 +119,17 @@ pub(crate) struct Features {
     /// `clone3` exists and accepts `CLONE_CLEAR_SIGHAND` (checked lazily by
     /// the first real spawn; see [`note_clone3_refused`]).
     pub clone3: bool,
-    /// `pidfd_open` and `waitid(P_PIDFD)` work.
-    pub pidfd: bool,
     /// `close_range` exists (Linux 5.9).
     pub close_range: bool,
 }
 
 static FEATURES: OnceLock<Features> = OnceLock::new();
+/// Pidfds: 0 not known yet, 1 usable, 2 refused by the kernel or a seccomp
+/// filter (ENOSYS, EPERM, EINVAL), which is the only answer ever cached.
+static PIDFD: AtomicU8 = AtomicU8::new(0);
+/// 1 once a vfork clone (`clone(CLONE_VM|CLONE_VFORK)` or posix_spawn's)
+/// failed with ENOSYS/EPERM.
+static VFORK_REFUSED: AtomicU8 = AtomicU8::new(0);
 /// 1 once a `clone3` call failed with ENOSYS/EPERM/EINVAL.
 static CLONE3_REFUSED: AtomicU8 = AtomicU8::new(0);
 /// 1 once a `clone3` with `CLONE_INTO_CGROUP` failed with EINVAL/ENOSYS (kernel < 5.7).
@@ -120,6 +137,37 @@ static CLONE3_CGROUP_REFUSED: AtomicU8 = AtomicU8::new(0);
 
 pub(crate) fn features() -> Features {
     *FEATURES.get_or_init(crate::sys::probe::probe)
+}
+
+/// Whether the kernel gives pidfds (`pidfd_open`, `waitid(P_PIDFD)`).
+///
+/// The probe needs a free fd: when it fails for a passing reason (EMFILE,
+/// ENFILE, ENOMEM) the answer is "not this time" and the next call probes
+/// again, so a spawn at the fd limit does not switch pidfds off for the
+/// life of the process.
+pub(crate) fn pidfd_usable() -> bool {
+    match PIDFD.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => match crate::sys::probe::has_pidfd() {
+            Some(yes) => {
+                PIDFD.store(if yes { 1 } else { 2 }, Ordering::Relaxed);
+                yes
+            }
+            None => false,
+        },
+    }
+}
+
+/// Whether a vfork clone (`CLONE_VM` without `clone3`) was refused by the
+/// kernel or a seccomp filter: then `Auto` goes straight to `Fork`.
+pub(crate) fn vfork_refused() -> bool {
+    VFORK_REFUSED.load(Ordering::Relaxed) != 0
+}
+
+/// Remembers that the kernel (or a seccomp filter) refused a vfork clone.
+pub(crate) fn note_vfork_refused() {
+    VFORK_REFUSED.store(1, Ordering::Relaxed);
 }
 
 pub(crate) fn clone3_usable(with_cgroup: bool) -> bool {

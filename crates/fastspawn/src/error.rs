@@ -56,6 +56,8 @@ pub enum Step {
     Pdeathsig,
     /// Resetting signal dispositions or the signal mask.
     Signals,
+    /// A closure given to `Command::pre_exec`.
+    PreExec,
     /// `execve()` of the program.
     Exec,
     /// Waiting for the child.
@@ -85,6 +87,7 @@ impl fmt::Display for Step {
             Step::Cgroup => f.write_str("joining the cgroup"),
             Step::Pdeathsig => f.write_str("setting the parent-death signal"),
             Step::Signals => f.write_str("resetting signals"),
+            Step::PreExec => f.write_str("the pre_exec closure"),
             Step::Exec => f.write_str("execve"),
             Step::Wait => f.write_str("waiting"),
             Step::Signal => f.write_str("sending a signal"),
@@ -212,8 +215,15 @@ impl fmt::Debug for Error {
 impl std::error::Error for Error {}
 
 impl From<Error> for io::Error {
+    /// With an errno, the `io::Error` std itself would return
+    /// (`from_raw_os_error`, so `raw_os_error()` works as with std); the
+    /// program and step stay in [`Error`]'s own message. Without one (bad
+    /// input, an option an engine cannot apply), the kind and the message.
     fn from(err: Error) -> io::Error {
-        io::Error::new(err.kind, err)
+        match err.errno {
+            Some(errno) => io::Error::from_raw_os_error(errno),
+            None => io::Error::new(err.kind, err),
+        }
     }
 }
 
@@ -231,7 +241,10 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::NotFound);
         let io: io::Error = err.into();
         assert_eq!(io.kind(), io::ErrorKind::NotFound);
-        assert!(io.to_string().contains("chdir to \"/nope\""));
+        assert_eq!(io.raw_os_error(), Some(libc::ENOENT));
+        let invalid: io::Error = Error::invalid(OsStr::new("ls"), "nul byte").into();
+        assert_eq!(invalid.kind(), io::ErrorKind::InvalidInput);
+        assert!(invalid.to_string().contains("nul byte"), "{invalid}");
     }
 
     #[test]

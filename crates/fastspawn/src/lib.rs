@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(unsafe_code)]
+#![cfg_attr(fastspawn_asan, feature(sanitize))]
 #![warn(missing_docs)]
 
 mod child;
@@ -9,6 +10,7 @@ mod error;
 mod fdplan;
 mod features;
 mod path;
+mod pidfd;
 mod pool;
 mod prepare;
 #[cfg(feature = "tokio")]
@@ -21,11 +23,12 @@ mod sys;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
-pub use child::{Child, ExitStatus, Output};
+pub use child::{Child, ExitStatus, ExitStatusError, Output};
 pub use command::{Command, RLIM_INFINITY, Resource};
 pub use engine::Engine;
 pub use error::{Error, Result, Step};
 pub use features::{KernelFeatures, features};
+pub use pidfd::PidFd;
 pub use pool::{Pool, Variant};
 pub use stdio::{ChildStderr, ChildStdin, ChildStdout, Stdio};
 

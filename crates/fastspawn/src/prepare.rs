@@ -39,6 +39,10 @@ pub(crate) struct Prepared {
     pub exe: CString,
     /// Set when `exe` came from a PATH search (and so may be cached).
     pub searched_path: Option<Option<OsString>>,
+    /// The credentials the search used (see `path::Creds`).
+    pub creds: Option<path::Creds>,
+    /// The PATH search's result, checked for newer programs ahead of it.
+    resolved: Option<path::Resolved>,
     pub cwd: Option<CString>,
     pub groups: Option<Vec<u32>>,
     pub rlimits: Vec<(i32, Rlimit64)>,
@@ -81,9 +85,15 @@ fn cstring(program: &OsStr, what: &str, value: &OsStr) -> Result<CString> {
 /// Makes sure `cmd.prepared` is present and current.
 pub(crate) fn refresh(cmd: &mut Command) -> Result<()> {
     if let Some(prepared) = &cmd.prepared {
-        match prepared.parent_env {
-            Some(fingerprint) if fingerprint != env::fingerprint() => {}
-            _ => return Ok(()),
+        let env_changed = prepared
+            .parent_env
+            .is_some_and(|fingerprint| fingerprint != env::fingerprint());
+        let path_changed = prepared
+            .resolved
+            .as_ref()
+            .is_some_and(|resolved| !resolved.is_current());
+        if !env_changed && !path_changed {
+            return Ok(());
         }
     }
     // Keep /dev/null across rebuilds.
@@ -116,16 +126,22 @@ fn build(cmd: &Command) -> Result<Prepared> {
     };
 
     let bare = !program.as_bytes().contains(&b'/');
-    let (exe, searched_path) = if bare {
+    let creds = child_creds(cmd);
+    let (exe, searched_path, resolved) = if bare {
         let path_var = match cmd.env.path() {
             Some(decided) => decided.map(OsStr::to_owned),
             None => env::path_var(),
         };
-        let exe = path::resolve(program, path_var.as_deref(), cmd.cwd.as_deref())
-            .map_err(|errno| Error::os(program, Step::Resolve, errno))?;
-        (exe, Some(path_var))
+        let resolved = path::resolve(
+            program,
+            path_var.as_deref(),
+            cmd.cwd.as_deref(),
+            creds.as_ref(),
+        )
+        .map_err(|errno| Error::os(program, Step::Resolve, errno))?;
+        (resolved.exe.clone(), Some(path_var), Some(resolved))
     } else {
-        (exe_given, None)
+        (exe_given, None, None)
     };
 
     let depends_on_parent =
@@ -137,6 +153,8 @@ fn build(cmd: &Command) -> Result<Prepared> {
         envp,
         exe,
         searched_path,
+        creds,
+        resolved,
         cwd,
         groups: cmd.opts.groups.clone(),
         rlimits: cmd
@@ -150,8 +168,34 @@ fn build(cmd: &Command) -> Result<Prepared> {
     })
 }
 
+/// The credentials the child runs with, when the command changes them.
+fn child_creds(cmd: &Command) -> Option<path::Creds> {
+    let opts = &cmd.opts;
+    if opts.uid.is_none() && opts.gid.is_none() && opts.groups.is_none() {
+        return None;
+    }
+    let groups = match (&opts.groups, opts.uid) {
+        (Some(groups), _) => groups.clone(),
+        // setuid drops the supplementary groups first (where permitted).
+        (None, Some(_)) if rustix::process::geteuid().is_root() => Vec::new(),
+        (None, _) => rustix::process::getgroups()
+            .map(|groups| groups.into_iter().map(|g| g.as_raw()).collect())
+            .unwrap_or_default(),
+    };
+    Some(path::Creds {
+        uid: opts
+            .uid
+            .unwrap_or_else(|| rustix::process::geteuid().as_raw()),
+        gid: opts
+            .gid
+            .unwrap_or_else(|| rustix::process::getegid().as_raw()),
+        groups,
+    })
+}
+
 /// The parent's environment minus overridden or removed keys, then the
-/// overrides: one pass, in the parent's order, no sorting.
+/// overrides: one pass, in the parent's order, no sorting. The parent's
+/// entries are referenced, not copied (see `CStringArray::push_environ`).
 fn merge_env(cmd: &Command) -> Result<CStringArray> {
     let program = cmd.program.as_os_str();
     let vars = &cmd.env.vars;
@@ -166,7 +210,7 @@ fn merge_env(cmd: &Command) -> Result<CStringArray> {
                 .position(|&b| b == b'=')
                 .map_or(bytes.len(), |i| i + 1);
             if !vars.contains_key(OsStr::from_bytes(&bytes[..split])) {
-                out.push(entry.to_owned());
+                out.push_environ(entry);
             }
         });
     }

@@ -5,9 +5,11 @@
 //! Per spawn, the parent allocates only the small fd plan; everything that
 //! depends on the command alone comes from [`Prepared`](crate::prepare::Prepared).
 
-use std::ffi::OsStr;
+use std::ffi::{CString, OsStr};
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 
 use smallvec::SmallVec;
@@ -20,7 +22,7 @@ use crate::fdplan;
 use crate::path;
 use crate::prepare::{self, Prepared};
 use crate::stdio::{ChildStderr, ChildStdin, ChildStdout, StdioKind};
-use crate::sys::child::{ChildPlan, ErrorSlot, step};
+use crate::sys::child::{ChildPlan, ErrorSlot, PreExec, step};
 use crate::sys::clone::Spawned;
 use crate::sys::{self, wait};
 
@@ -37,20 +39,59 @@ pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         return Err(Error::invalid(&cmd.program, problem.clone()));
     }
     prepare::refresh(cmd)?;
-    match spawn_prepared(cmd, purpose) {
+    let result = match spawn_prepared(cmd, purpose) {
         // A cached PATH resolution that went stale: resolve again, once.
         Err(err) if is_stale_resolution(cmd, &err) => {
             let program = cmd.program.clone();
-            let searched = cmd.prepared.as_ref().and_then(|p| p.searched_path.clone());
-            if let Some(path_var) = searched {
-                path::forget(&program, path_var.as_deref());
+            let searched = cmd
+                .prepared
+                .as_ref()
+                .and_then(|p| Some((p.searched_path.clone()?, p.creds.clone())));
+            if let Some((path_var, creds)) = searched {
+                path::forget(&program, path_var.as_deref(), creds.as_ref());
             }
             cmd.prepared = None;
             prepare::refresh(cmd)?;
             spawn_prepared(cmd, purpose)
         }
         other => other,
+    };
+    match result {
+        Err(err) if purpose != Purpose::Exec && is_shell_script(cmd, &err) => {
+            spawn_with_shell(cmd, purpose)
+        }
+        other => other,
     }
+}
+
+/// A file without a `#!` line (`ENOEXEC`), run by bare name through a PATH
+/// the command sets with `env()`: std runs such a command with `execvp`,
+/// which hands the file to `/bin/sh`, so fastspawn does the same (and only
+/// then: with an inherited PATH std uses `posix_spawnp`, which does not).
+fn is_shell_script(cmd: &Command, err: &Error) -> bool {
+    *err.step() == Step::Exec
+        && err.raw_os_error() == Some(libc::ENOEXEC)
+        && !cmd.program.as_bytes().contains(&b'/')
+        && cmd.env.vars.contains_key(OsStr::new("PATH"))
+}
+
+/// Spawns `/bin/sh FILE ARGS...` (glibc's `execvp` fall-back, argv\[0\]
+/// `/bin/sh`) with everything else of the command unchanged.
+fn spawn_with_shell(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
+    let prepared = cmd.prepared.as_mut().expect("refreshed by the caller");
+    let mut argv = crate::sys::cstr::CStringArray::with_capacity(cmd.args.len() + 1);
+    argv.push(c"/bin/sh".to_owned());
+    argv.push(prepared.exe.clone());
+    for arg in &cmd.args[1..] {
+        argv.push(CString::new(arg.as_bytes()).expect("checked when prepared"));
+    }
+    let exe = std::mem::replace(&mut prepared.exe, c"/bin/sh".to_owned());
+    let argv = std::mem::replace(&mut prepared.argv, argv);
+    let result = spawn_prepared(cmd, purpose);
+    let prepared = cmd.prepared.as_mut().expect("still prepared");
+    prepared.exe = exe;
+    prepared.argv = argv;
+    result
 }
 
 fn is_stale_resolution(cmd: &Command, err: &Error) -> bool {
@@ -78,9 +119,11 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         require_vfork,
         pidfd,
         cwd,
+        pre_exec,
         ..
     } = cmd;
     let prepared = prepared.as_mut().expect("refreshed by the caller");
+    let hooks = (!pre_exec.is_empty()).then_some(pre_exec as *mut Vec<PreExec>);
 
     // Stdio: targets for the child, ends for the parent.
     let mut targets: SmallVec<[(i32, i32); 8]> = SmallVec::new();
@@ -105,7 +148,9 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         static PIPED: StdioKind = StdioKind::Piped;
         let kind = match (config, purpose) {
             (Some(stdio), _) => &stdio.0,
-            (None, Purpose::Spawn | Purpose::Status) => &INHERIT,
+            (None, Purpose::Spawn | Purpose::AsyncSpawn | Purpose::Status | Purpose::Exec) => {
+                &INHERIT
+            }
             (None, Purpose::Output | Purpose::AsyncOutput) if fd == 0 => &NULL,
             (None, Purpose::Output | Purpose::AsyncOutput) => &PIPED,
         };
@@ -150,20 +195,63 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     };
     let auto = *engine == Engine::Auto;
     let cgroup = opts.cgroup.as_ref().map(|fd| fd.as_fd());
+    if purpose == Purpose::Exec {
+        let attempt = Attempt {
+            program,
+            prepared,
+            targets: &targets,
+            keep: &keep,
+            opts,
+            cwd: cwd.as_deref(),
+            cgroup,
+            pidfd: false,
+            pre_exec: hooks,
+            in_place: true,
+        };
+        return match attempt.run(Engine::Fork) {
+            Err(Failure::Error(err)) => Err(err),
+            Err(Failure::Refused(errno)) => Err(Error::os(program, Step::Exec, errno)),
+            Ok(_) => unreachable!("exec in place returns only on failure"),
+        };
+    }
     let mut last_refusal = None;
+    let mut refused_before = false;
     for &candidate in order {
         if candidate == Engine::Fork && *require_vfork {
+            if hooks.is_some() {
+                return Err(Error::unsupported(
+                    program,
+                    "pre_exec runs only on the Fork engine, and require_vfork is set",
+                ));
+            }
             break;
+        }
+        // User code cannot run in a child that shares the parent's memory.
+        if hooks.is_some() && candidate != Engine::Fork {
+            if auto {
+                continue;
+            }
+            return Err(Error::unsupported(
+                program,
+                format!("pre_exec runs only on the Fork engine, not {candidate}"),
+            ));
         }
         match candidate {
             Engine::Clone3 if !engine::clone3_usable(cgroup.is_some()) => {
                 if auto {
+                    refused_before = true;
                     continue;
                 }
                 return Err(Error::unsupported(
                     program,
                     "clone3 is not available on this kernel",
                 ));
+            }
+            // A seccomp filter or kernel that refused one vfork clone refuses
+            // them all (glibc's posix_spawn makes the same clone): go on.
+            Engine::CloneVfork | Engine::PosixSpawn if auto && engine::vfork_refused() => {
+                refused_before = true;
+                continue;
             }
             Engine::PosixSpawn => {
                 if let Some(option) = posix_spawn_cannot(opts) {
@@ -186,7 +274,9 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
-            pidfd: purpose.wants_pidfd() && *pidfd,
+            pidfd: purpose.pidfd_at_spawn() && *pidfd,
+            pre_exec: hooks,
+            in_place: false,
         };
         match attempt.run(candidate) {
             Ok(spawned) => {
@@ -198,13 +288,21 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
                     program: prepared.program.clone(),
                     pid: spawned.pid,
                     pidfd: spawned.pidfd,
+                    lazy_pidfd: OnceLock::new(),
+                    wants_pidfd: *pidfd,
                     status: None,
                     engine: candidate,
                 });
             }
             Err(Failure::Refused(errno)) if auto && engine::is_refusal(errno) => {
-                if candidate == Engine::Clone3 {
-                    engine::note_clone3_refused(cgroup.is_some());
+                match candidate {
+                    Engine::Clone3 => engine::note_clone3_refused(cgroup.is_some()),
+                    Engine::CloneVfork | Engine::PosixSpawn
+                        if matches!(errno, libc::ENOSYS | libc::EPERM) =>
+                    {
+                        engine::note_vfork_refused()
+                    }
+                    _ => {}
                 }
                 last_refusal = Some(errno);
             }
@@ -217,6 +315,9 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             "require_vfork is set and the kernel refused every vfork engine ({})",
             io::Error::from_raw_os_error(errno)
         ),
+        None if refused_before => "require_vfork is set and the kernel (or a seccomp filter) \
+                                   refused every vfork engine before"
+            .to_string(),
         None => "require_vfork is set and this engine forks".to_string(),
     };
     Err(Error::unsupported(program, why))
@@ -260,6 +361,10 @@ struct Attempt<'a> {
     cgroup: Option<BorrowedFd<'a>>,
     /// Whether the child gets a pidfd (where the kernel has them).
     pidfd: bool,
+    /// The command's `pre_exec` closures (Fork engine and exec only).
+    pre_exec: Option<*mut Vec<PreExec>>,
+    /// `Command::exec`: run the steps in this process, then `execve`.
+    in_place: bool,
 }
 
 impl Attempt<'_> {
@@ -269,7 +374,7 @@ impl Attempt<'_> {
 
         // Engine::Fork reports through a pipe whose write end must stay
         // clear of every fd the plan writes.
-        let report = if engine == Engine::Fork {
+        let report = if engine == Engine::Fork && !self.in_place {
             let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
                 .map_err(|e| fail(Step::Clone, e.raw_os_error()))?;
             let floor = self.targets.iter().map(|&(dst, _)| dst).max().unwrap_or(2) + 1;
@@ -319,7 +424,7 @@ impl Attempt<'_> {
             fd_ops: &fd_plan.ops,
             close: &fd_plan.close,
             close_range: features.close_range,
-            nofile: nofile_limit(features.close_range),
+            nofile: nofile_limit(features.close_range && !self.in_place),
             setsid: self.opts.setsid,
             pgroup: self.opts.pgroup,
             groups: self.prepared.groups.as_deref(),
@@ -332,23 +437,37 @@ impl Attempt<'_> {
             pdeathsig: self.opts.pdeathsig.unwrap_or(0),
             // getpid is a system call (glibc no longer caches it): only pay it
             // when the child needs it.
-            parent_pid: if self.opts.pdeathsig.is_some() {
-                std::process::id() as i32
-            } else {
-                0
+            parent_pid: match (self.opts.pdeathsig, self.in_place) {
+                (None, _) => 0,
+                (Some(_), false) => std::process::id() as i32,
+                (Some(_), true) => {
+                    rustix::process::getppid().map_or(0, |pid| pid.as_raw_nonzero().get())
+                }
             },
-            reset_handlers: engine == Engine::CloneVfork,
+            // clone3 resets caught signals in the kernel (CLONE_CLEAR_SIGHAND);
+            // the Fork engine uses it too when it can.
+            reset_handlers: engine == Engine::CloneVfork
+                || (engine == Engine::Fork
+                    && !self.in_place
+                    && (self.pre_exec.is_some() || !engine::clone3_usable(false))),
             sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
             sigmask: self.opts.sigmask,
             report: &slot,
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
+            pre_exec: self.pre_exec,
+            // In place, an unmapped fd only goes if the execve succeeds.
+            cloexec_only: self.in_place,
         };
+        if self.in_place {
+            let (step, errno) = sys::child::exec_in_place(&plan);
+            return Err(fail(self.child_step(step), errno));
+        }
 
         let clone = |pidfd: bool| match engine {
             Engine::Clone3 => {
                 sys::clone::clone3(&plan, self.cgroup.map(|fd| fd.as_raw_fd()), pidfd)
             }
-            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && features.pidfd),
+            Engine::CloneVfork => sys::clone::clone_vfork(&plan, pidfd && engine::pidfd_usable()),
             Engine::PosixSpawn => sys::posix_spawn::spawn(&plan, pidfd),
             Engine::Fork | Engine::Auto => unreachable!("handled below"),
         };
@@ -402,6 +521,7 @@ impl Attempt<'_> {
             step::CLOSE_FDS => Step::CloseFds,
             step::RLIMIT => Step::Rlimit,
             step::PDEATHSIG => Step::Pdeathsig,
+            step::PRE_EXEC => Step::PreExec,
             _ => Step::Exec,
         }
     }

@@ -188,8 +188,16 @@ macro_rules! read_end {
             fn read_vectored(&mut self, bufs: &mut [IoSliceMut<'_>]) -> io::Result<usize> {
                 self.0.read_vectored(bufs)
             }
+            // std's own readers fill the spare capacity of the Vec or String
+            // without zeroing it first; delegating to `File` keeps that.
+            // (`Read::read_buf`, which reads into an uninitialised buffer
+            // passed by the caller, is unstable: std implements it for its
+            // ChildStdout on nightly only, so it cannot be offered here.)
             fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
                 self.0.read_to_end(buf)
+            }
+            fn read_to_string(&mut self, buf: &mut String) -> io::Result<usize> {
+                self.0.read_to_string(buf)
             }
         }
     )*};

@@ -9,7 +9,7 @@ use fastspawn::{Child, Engine, Stdio};
 use crate::util::{self, probe_cmd, sigset_bits, spawn, state};
 
 engine_tests!(shared: setsid, new_process_group, join_process_group, signal_mask,
-    mask_of_spawning_thread_not_inherited, kill_and_send_signal, try_wait_and_wait_twice,
+    mask_of_spawning_thread_inherited_as_std, kill_and_send_signal, try_wait_and_wait_twice,
     kill_after_exit, pidfd, drop_neither_kills_nor_reaps);
 engine_tests!(exclusive: signal_default_and_sigpipe, ignored_signals_match_parent, without_pidfd);
 
@@ -96,17 +96,25 @@ fn with_blocked<T>(signals: &[i32], f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// The child's mask is what the command says, not what the spawning thread blocks.
-fn mask_of_spawning_thread_not_inherited(engine: Engine) {
-    let (plain, masked) = with_blocked(&[libc::SIGUSR2, libc::SIGALRM], || {
+/// The child inherits the spawning thread's mask, as with std (whose
+/// `test_process_mask` checks it); `signal_mask` overrides it.
+fn mask_of_spawning_thread_inherited_as_std(engine: Engine) {
+    let (plain, masked, std_state) = with_blocked(&[libc::SIGUSR2, libc::SIGALRM], || {
         let plain = state(&mut probe_cmd(Vec::<&str>::new()), engine);
         let masked = state(
             probe_cmd(Vec::<&str>::new()).signal_mask(&[libc::SIGHUP]),
             engine,
         );
-        (plain, masked)
+        let std_out = util::std_probe_cmd(["state"]).output().expect("std");
+        (plain, masked, util::State::parse(&std_out.stdout))
     });
-    assert_eq!(plain.hex("sigblk"), 0, "sigblk={}", plain.get("sigblk"));
+    assert_eq!(plain.hex("sigblk"), std_state.hex("sigblk"), "as std");
+    assert_eq!(
+        plain.hex("sigblk"),
+        sigset_bits(&[libc::SIGUSR2, libc::SIGALRM]),
+        "sigblk={}",
+        plain.get("sigblk")
+    );
     assert_eq!(
         masked.hex("sigblk"),
         sigset_bits(&[libc::SIGHUP]),

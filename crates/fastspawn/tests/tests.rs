@@ -14,7 +14,12 @@ mod behaviour;
 mod credentials;
 mod engines;
 mod errors;
+mod faults;
 mod fds;
 mod pool;
 mod process;
+mod semantics;
+mod std_port;
 mod stress;
+#[cfg(feature = "tokio")]
+mod tokio_port;

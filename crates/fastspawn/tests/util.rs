@@ -693,3 +693,125 @@ pub fn unique_name(tag: &str) -> String {
         COUNT.fetch_add(1, Ordering::Relaxed)
     )
 }
+
+// ---------------------------------------------------------------------------
+// Helpers in a process of their own
+
+/// Runs the ignored test `name` (`module::test`) in a fresh copy of this
+/// test binary with `env` set, and returns its stdout once it printed
+/// `done_line`. For tests that need a process whose kernel-feature probes
+/// have not run yet, or that install a seccomp filter.
+pub fn run_test_in_new_process(name: &str, env: &str, done_line: &str) -> String {
+    let exe = std::env::current_exe().expect("current_exe");
+    let out = process::Command::new(exe)
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(env, "1")
+        .env("FASTSPAWN_PROBE", probe())
+        .stdin(process::Stdio::null())
+        .output()
+        .expect("start the helper");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && stdout.contains(done_line),
+        "helper {name} failed: {}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Installs, on the calling thread only, a seccomp filter that refuses
+/// what some container sandboxes refuse: `clone3` (ENOSYS), `vfork` and a
+/// `clone` with `CLONE_VM` but without `CLONE_THREAD` (EPERM). Threads can
+/// still be created. Returns false (and prints why) where the filter cannot
+/// be written (not x86_64).
+pub fn deny_vm_clone() -> bool {
+    if !cfg!(target_arch = "x86_64") {
+        skip("the seccomp filter is written for x86_64");
+        return false;
+    }
+    const AUDIT_ARCH_X86_64: u32 = 0xc000_003e;
+    let stmt = |code: u32, k: u32| libc::sock_filter {
+        code: code as u16,
+        jt: 0,
+        jf: 0,
+        k,
+    };
+    let jump = |code: u32, k: u32, jt: u8, jf: u8| libc::sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    };
+    let ld = libc::BPF_LD | libc::BPF_W | libc::BPF_ABS;
+    let jeq = libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K;
+    let jset = libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K;
+    let ret = libc::BPF_RET | libc::BPF_K;
+    // seccomp_data: nr at 0, arch at 4, args[0] at 16 (low half first).
+    let mut filter = [
+        /* 0 */ stmt(ld, 4),
+        /* 1 */ jump(jeq, AUDIT_ARCH_X86_64, 0, 7), // other arch: allow
+        /* 2 */ stmt(ld, 0),
+        /* 3 */ jump(jeq, libc::SYS_clone3 as u32, 7, 0), // -> ENOSYS
+        /* 4 */ jump(jeq, libc::SYS_vfork as u32, 5, 0), // -> EPERM
+        /* 5 */ jump(jeq, libc::SYS_clone as u32, 0, 3), // else allow
+        /* 6 */ stmt(ld, 16),
+        /* 7 */ jump(jset, libc::CLONE_THREAD as u32, 1, 0), // thread: allow
+        /* 8 */ jump(jset, libc::CLONE_VM as u32, 1, 0), // -> EPERM
+        /* 9 */ stmt(ret, libc::SECCOMP_RET_ALLOW),
+        /* 10 */ stmt(ret, libc::SECCOMP_RET_ERRNO | libc::EPERM as u32),
+        /* 11 */ stmt(ret, libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32),
+    ];
+    let prog = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_mut_ptr(),
+    };
+    // SAFETY: prctl with a live filter program; no_new_privs only affects
+    // this thread and its children.
+    unsafe {
+        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+        assert_eq!(
+            libc::prctl(
+                libc::PR_SET_SECCOMP,
+                libc::SECCOMP_MODE_FILTER,
+                &prog as *const libc::sock_fprog
+            ),
+            0,
+            "install the seccomp filter: {}",
+            io::Error::last_os_error()
+        );
+    }
+    true
+}
+
+/// Sets the soft RLIMIT_NOFILE to the lowest free fd number (so no fd can
+/// be opened) and returns the old limit for [`restore_nofile`].
+pub fn exhaust_fds() -> libc::rlimit {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit fills the struct.
+    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) }, 0);
+    let open = open_fds();
+    let lowest_free = (0..).find(|fd| !open.contains(fd)).expect("a free fd");
+    let low = libc::rlimit {
+        rlim_cur: lowest_free as libc::rlim_t,
+        rlim_max: lim.rlim_max,
+    };
+    // SAFETY: a valid struct.
+    assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &low) }, 0);
+    lim
+}
+
+/// Puts back the limit [`exhaust_fds`] returned.
+pub fn restore_nofile(lim: libc::rlimit) {
+    // SAFETY: a valid struct.
+    assert_eq!(unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) }, 0);
+}

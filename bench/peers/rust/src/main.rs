@@ -631,13 +631,15 @@ fn run_fastspawn(ctx: Ctx, args: &Args) -> Measured {
     let runner = ctx.runner;
     let mut cmd =
         fastspawn_command(&ctx, args.with_options).unwrap_or_else(|e| fail(runner, "command", e));
-    // wait mode: `status()` (no pidfd: the child never leaves the call);
-    // spawn mode: `spawn()`, whose `Child` carries a pidfd.
+    // wait mode: `spawn()` then `wait()`, as user code does (the `Child`
+    // makes its pidfd only if something needs it: see fastspawn's child.rs);
+    // spawn mode: `spawn()`.
     measure_sync(
         args,
         |wait| {
             if wait {
-                check_fastspawn(runner, cmd.status());
+                let mut child = cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e));
+                check_fastspawn(runner, child.wait());
                 None
             } else {
                 Some(cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e)))

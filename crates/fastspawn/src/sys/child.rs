@@ -16,6 +16,10 @@
 //! - never returns: it ends in `execve` or in `exit_group(127)`, on its own
 //!   stack, so it cannot clobber a parent frame;
 //! - writes to shared memory only through the plan's error slot;
+//! - is not instrumented by AddressSanitizer (every function here carries
+//!   `sanitize(address = "off")` in an ASan build): ASan would mark redzones
+//!   on the reused child stack that no return ever clears, and its runtime
+//!   would take locks in a process that shares the parent's memory;
 //! - runs no handler of the parent: handlers are reset to `SIG_DFL` by the
 //!   kernel (`CLONE_CLEAR_SIGHAND`), or, for plain `clone`, by
 //!   [`reset_handlers`] while every signal is still blocked (the parent
@@ -60,6 +64,7 @@ pub(crate) mod step {
     pub const RLIMIT: u32 = 11;
     pub const PDEATHSIG: u32 = 12;
     pub const EXEC: u32 = 13;
+    pub const PRE_EXEC: u32 = 14;
 }
 
 /// One fd operation, computed by `fdplan` in the parent.
@@ -82,6 +87,7 @@ pub(crate) struct Rlimit64 {
 }
 
 /// Everything the child needs, prepared by the parent before the clone.
+#[derive(Clone)]
 pub(crate) struct ChildPlan<'a> {
     pub path: &'a CStr,
     /// NULL-terminated arrays whose strings outlive the spawn.
@@ -118,14 +124,33 @@ pub(crate) struct ChildPlan<'a> {
     pub reset_handlers: bool,
     /// Signals set to `SIG_DFL` whatever their disposition (bit n-1 = signal n).
     pub sigdefault: u64,
-    /// The program's signal mask.
-    pub sigmask: u64,
+    /// The program's signal mask; `None`: the spawning thread's, which the
+    /// child already has (engines that block signals around the clone put
+    /// the thread's own mask here before cloning).
+    pub sigmask: Option<u64>,
     pub report: &'a ErrorSlot,
     /// `Engine::Fork`: the write end of the error pipe (memory is not shared).
     pub report_pipe: Option<i32>,
+    /// The command's `pre_exec` closures: set only for the Fork engine and
+    /// `Command::exec`, where this code runs in a process of its own.
+    pub pre_exec: Option<*mut Vec<PreExec>>,
+    /// Mark unmapped fds close-on-exec instead of closing them
+    /// (`Command::exec`, which must leave the process usable on failure).
+    pub cloexec_only: bool,
+}
+
+/// A closure of `Command::pre_exec`.
+pub(crate) type PreExec = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
+
+/// `Command::exec`: runs the steps in the calling process and `execve`s;
+/// returns the failed step and errno.
+pub(crate) fn exec_in_place(plan: &ChildPlan<'_>) -> (u32, i32) {
+    let Err(failure) = steps(plan);
+    failure
 }
 
 /// Entry point for the `clone3` trampoline.
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 pub(crate) extern "C" fn entry(arg: *mut c_void) -> ! {
     // SAFETY: the parent passes a pointer to a ChildPlan that stays alive
     // while it is suspended by CLONE_VFORK, which lasts until execve or exit.
@@ -134,11 +159,13 @@ pub(crate) extern "C" fn entry(arg: *mut c_void) -> ! {
 }
 
 /// Entry point with the signature glibc's `clone()` wrapper expects.
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 pub(crate) extern "C" fn entry_c(arg: *mut c_void) -> libc::c_int {
     entry(arg)
 }
 
 /// Runs the steps and never returns.
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 pub(crate) fn run(plan: &ChildPlan<'_>) -> ! {
     let Err((failed_step, errno)) = steps(plan);
     plan.report.step.store(failed_step, Ordering::Relaxed);
@@ -158,6 +185,7 @@ pub(crate) fn run(plan: &ChildPlan<'_>) -> ! {
 enum Never {}
 
 /// Turns a raw result into `Err((step, errno))` when negative.
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 #[inline(always)]
 fn check(step: u32, ret: isize) -> Result<isize, (u32, i32)> {
     if ret < 0 {
@@ -167,6 +195,7 @@ fn check(step: u32, ret: isize) -> Result<isize, (u32, i32)> {
     }
 }
 
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
     if p.reset_handlers {
         reset_handlers()?;
@@ -274,16 +303,38 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
         }
     }
 
-    // SAFETY: the set is a live u64; the old set is not wanted.
-    check(step::SIGNALS, unsafe {
-        sys!(
-            libc::SYS_rt_sigprocmask,
-            libc::SIG_SETMASK,
-            &p.sigmask as *const u64,
-            0,
-            SIGSET_SIZE
-        )
-    })?;
+    if let Some(mask) = &p.sigmask {
+        // SAFETY: the set is a live u64; the old set is not wanted.
+        check(step::SIGNALS, unsafe {
+            sys!(
+                libc::SYS_rt_sigprocmask,
+                libc::SIG_SETMASK,
+                mask as *const u64,
+                0,
+                SIGSET_SIZE
+            )
+        })?;
+    }
+
+    if let Some(hooks) = p.pre_exec {
+        // SAFETY: only the Fork engine and `Command::exec` set this (spawn.rs
+        // refuses it for the others), so this process owns its memory (a
+        // copy, or the caller's own) and nothing else uses the closures now.
+        // Running user code here is the caller's promise (`pre_exec` is unsafe).
+        let hooks = unsafe { &mut *hooks };
+        for hook in hooks.iter_mut() {
+            // A panic must not unwind into the copy of the caller's frames
+            // (the child would go on running the parent's code): abort, as
+            // std's child does.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(hook)) {
+                Ok(Ok(())) => {}
+                Ok(Err(err)) => {
+                    return Err((step::PRE_EXEC, err.raw_os_error().unwrap_or(libc::EINVAL)));
+                }
+                Err(_) => std::process::abort(),
+            }
+        }
+    }
 
     // SAFETY: path, argv and envp are live, NUL-terminated, prepared by the parent.
     let ret = unsafe { sys!(libc::SYS_execve, p.path.as_ptr(), p.argv, p.envp) };
@@ -292,6 +343,7 @@ fn steps(p: &ChildPlan<'_>) -> Result<Never, (u32, i32)> {
     Err((step::EXEC, libc::EINVAL))
 }
 
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 fn set_default(signal: usize) -> Result<(), (u32, i32)> {
     match super::raw::sigaction(signal, Some(libc::SIG_DFL)) {
         // SIGKILL and SIGSTOP cannot be changed: EINVAL is expected for them.
@@ -302,6 +354,7 @@ fn set_default(signal: usize) -> Result<(), (u32, i32)> {
 
 /// What `CLONE_CLEAR_SIGHAND` does in the kernel: every signal with a
 /// handler goes back to `SIG_DFL`; ignored signals stay ignored.
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 fn reset_handlers() -> Result<(), (u32, i32)> {
     let mut signal = 1;
     while signal <= 64 {
@@ -315,6 +368,7 @@ fn reset_handlers() -> Result<(), (u32, i32)> {
     Ok(())
 }
 
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 fn close_fds(p: &ChildPlan<'_>) -> Result<(), (u32, i32)> {
     for &(first, mut last) in p.close {
         // After the unshare nothing at or above `above` is left but parked
@@ -326,6 +380,10 @@ fn close_fds(p: &ChildPlan<'_>) -> Result<(), (u32, i32)> {
             if last >= above {
                 last = above - 1;
             }
+        }
+        if p.cloexec_only {
+            cloexec_fds(first, last.min(p.nofile));
+            continue;
         }
         if p.close_range {
             // SAFETY: integers; closing fds of this child only: its fd
@@ -350,4 +408,30 @@ fn close_fds(p: &ChildPlan<'_>) -> Result<(), (u32, i32)> {
         }
     }
     Ok(())
+}
+
+/// Marks the fds of a range close-on-exec (`Command::exec`): with
+/// `close_range(CLOSE_RANGE_CLOEXEC)` (Linux 5.11), else one by one.
+fn cloexec_fds(first: u32, last: u32) {
+    // SAFETY: integers; only sets a flag on fds of this process.
+    if unsafe {
+        sys!(
+            libc::SYS_close_range,
+            first,
+            last,
+            libc::CLOSE_RANGE_CLOEXEC
+        )
+    } == 0
+    {
+        return;
+    }
+    let mut fd = first;
+    while fd <= last {
+        // SAFETY: as above; EBADF for an unused number is fine.
+        unsafe { sys!(libc::SYS_fcntl, fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+        fd = match fd.checked_add(1) {
+            Some(next) => next,
+            None => break,
+        };
+    }
 }

@@ -68,10 +68,6 @@ impl Drop for Attr {
     }
 }
 
-fn check(ret: c_int) -> Result<(), i32> {
-    if ret == 0 { Ok(()) } else { Err(ret) }
-}
-
 /// A `sigset_t` with the kernel's first 64 signals from `bits` (bit n-1 is
 /// signal n). Built by hand: glibc's `sigaddset` refuses its internal
 /// signals 32 and 33, which `glibc_internal_defaults` must be able to name.
@@ -96,22 +92,55 @@ fn glibc_internal_defaults() -> u64 {
         .fold(0, |bits, signal| bits | 1u64 << (signal - 1))
 }
 
+/// Runs `posix_spawn` with the plan. `Err` is the clone's own errno; a
+/// failure of the file actions or the child is reported in the plan's slot.
 pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {
+    let (actions, attr) = match setup(plan) {
+        Ok(objects) => objects,
+        Err((step, errno)) => {
+            // Building the file actions failed (an fd beyond RLIMIT_NOFILE,
+            // no memory, no addchdir_np): nothing was started.
+            plan.report
+                .step
+                .store(step, std::sync::atomic::Ordering::Relaxed);
+            plan.report
+                .errno
+                .store(errno, std::sync::atomic::Ordering::Relaxed);
+            return Ok(Spawned {
+                pid: 0,
+                pidfd: None,
+            });
+        }
+    };
+    run(plan, &actions, &attr, want_pidfd)
+}
+
+/// The attribute and file-action objects for the plan, or the step and
+/// errno that failed.
+fn setup(plan: &ChildPlan<'_>) -> Result<(Actions, Attr), (u32, i32)> {
+    use super::child::step;
     let ext = extensions();
+    let check = |step: u32| move |ret: c_int| if ret == 0 { Ok(()) } else { Err((step, ret)) };
+    let sig = check(step::SIGNALS);
+    let fds = check(step::FDS);
     // SAFETY: init fills the objects; the guards destroy them.
     let mut actions = unsafe {
         let mut raw = MaybeUninit::uninit();
-        check(libc::posix_spawn_file_actions_init(raw.as_mut_ptr()))?;
+        fds(libc::posix_spawn_file_actions_init(raw.as_mut_ptr()))?;
         Actions(raw.assume_init())
     };
     // SAFETY: as above.
     let mut attr = unsafe {
         let mut raw = MaybeUninit::uninit();
-        check(libc::posix_spawnattr_init(raw.as_mut_ptr()))?;
+        sig(libc::posix_spawnattr_init(raw.as_mut_ptr()))?;
         Attr(raw.assume_init())
     };
 
-    let mut flags = (libc::POSIX_SPAWN_SETSIGMASK | libc::POSIX_SPAWN_SETSIGDEF) as libc::c_short;
+    // Without SETSIGMASK the child keeps the calling thread's mask.
+    let mut flags = libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
+    if plan.sigmask.is_some() {
+        flags |= libc::POSIX_SPAWN_SETSIGMASK as libc::c_short;
+    }
     if plan.setsid {
         flags |= libc::POSIX_SPAWN_SETSID as libc::c_short;
     }
@@ -120,28 +149,28 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i
     }
     // SAFETY: attr is initialised; the sets are plain values copied in.
     unsafe {
-        check(libc::posix_spawnattr_setflags(&mut attr.0, flags))?;
-        check(libc::posix_spawnattr_setsigmask(
+        sig(libc::posix_spawnattr_setflags(&mut attr.0, flags))?;
+        sig(libc::posix_spawnattr_setsigmask(
             &mut attr.0,
-            &sigset(plan.sigmask),
+            &sigset(plan.sigmask.unwrap_or(0)),
         ))?;
-        check(libc::posix_spawnattr_setsigdefault(
+        sig(libc::posix_spawnattr_setsigdefault(
             &mut attr.0,
             &sigset(plan.sigdefault | glibc_internal_defaults()),
         ))?;
         if let Some(pgroup) = plan.pgroup {
-            check(libc::posix_spawnattr_setpgroup(&mut attr.0, pgroup))?;
+            check(step::SETPGID)(libc::posix_spawnattr_setpgroup(&mut attr.0, pgroup))?;
         }
     }
 
     if let Some(cwd) = plan.cwd {
-        let addchdir = ext.addchdir.ok_or(libc::ENOSYS)?;
+        let addchdir = ext.addchdir.ok_or((step::CHDIR, libc::ENOSYS))?;
         // SAFETY: actions initialised; cwd is a live C string (glibc copies it).
-        check(unsafe { addchdir(&mut actions.0, cwd.as_ptr()) })?;
+        check(step::CHDIR)(unsafe { addchdir(&mut actions.0, cwd.as_ptr()) })?;
     }
     for op in plan.fd_ops {
         // SAFETY: actions initialised; fds are plain integers.
-        check(unsafe {
+        fds(unsafe {
             match *op {
                 FdOp::Dup { src, dst } | FdOp::Park { src, dst } => {
                     libc::posix_spawn_file_actions_adddup2(&mut actions.0, src, dst)
@@ -155,16 +184,25 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i
         if last == u32::MAX {
             if let Some(closefrom) = ext.addclosefrom {
                 // SAFETY: actions initialised.
-                check(unsafe { closefrom(&mut actions.0, first as c_int) })?;
+                fds(unsafe { closefrom(&mut actions.0, first as c_int) })?;
             }
             continue;
         }
         for fd in first..=last {
             // SAFETY: actions initialised; closing an unused fd is ignored by glibc.
-            check(unsafe { libc::posix_spawn_file_actions_addclose(&mut actions.0, fd as c_int) })?;
+            fds(unsafe { libc::posix_spawn_file_actions_addclose(&mut actions.0, fd as c_int) })?;
         }
     }
 
+    Ok((actions, attr))
+}
+
+fn run(
+    plan: &ChildPlan<'_>,
+    actions: &Actions,
+    attr: &Attr,
+    want_pidfd: bool,
+) -> Result<Spawned, i32> {
     let mut pid: libc::pid_t = 0;
     // SAFETY: every pointer is live for the call; argv and envp are
     // NULL-terminated arrays of C strings prepared by the caller.
@@ -179,8 +217,17 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i
         )
     };
     if ret != 0 {
-        // posix_spawn does not tell the clone's errors from the child's;
-        // either way glibc has reaped the child already (pid stays 0).
+        // posix_spawn returns one errno for the clone and for every step of
+        // the child. Tell them apart by asking again with a first file
+        // action that fails in any child that exists: EISDIR means a child
+        // was created, so the first failure was the child's; anything else
+        // is the clone's own error (EAGAIN under RLIMIT_NPROC, EPERM from a
+        // seccomp filter), which the caller turns into Step::Clone or a
+        // fall-back to the next engine. Either way glibc has reaped the
+        // child already (pid stays 0).
+        if !child_was_created(plan) {
+            return Err(ret);
+        }
         plan.report.step.store(
             super::child::step::EXEC,
             std::sync::atomic::Ordering::Relaxed,
@@ -199,4 +246,48 @@ pub(crate) fn spawn(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i
         None
     };
     Ok(Spawned { pid, pidfd })
+}
+
+/// Whether `posix_spawn` can create a child at all right now: a spawn whose
+/// first file action (opening `/` for writing) fails with `EISDIR` in any
+/// child. Run only after a failed spawn, to name the step that failed.
+fn child_was_created(plan: &ChildPlan<'_>) -> bool {
+    // SAFETY: init fills the object; the guard destroys it.
+    let actions = unsafe {
+        let mut raw = MaybeUninit::uninit();
+        if libc::posix_spawn_file_actions_init(raw.as_mut_ptr()) != 0 {
+            return true;
+        }
+        Actions(raw.assume_init())
+    };
+    let mut actions = actions;
+    // SAFETY: actions initialised; the path is a static C string (glibc copies it).
+    if unsafe {
+        libc::posix_spawn_file_actions_addopen(&mut actions.0, 0, c"/".as_ptr(), libc::O_WRONLY, 0)
+    } != 0
+    {
+        return true;
+    }
+    let argv: [*mut c_char; 2] = [c"true".as_ptr() as *mut c_char, std::ptr::null_mut()];
+    let envp: [*mut c_char; 1] = [std::ptr::null_mut()];
+    let mut pid: libc::pid_t = 0;
+    // SAFETY: every pointer is live for the call; argv and envp are
+    // NULL-terminated. The child never reaches execve (its open fails).
+    let ret = unsafe {
+        libc::posix_spawn(
+            &mut pid,
+            plan.path.as_ptr(),
+            &actions.0,
+            std::ptr::null(),
+            argv.as_ptr(),
+            envp.as_ptr(),
+        )
+    };
+    if ret == 0 {
+        // Cannot happen (the open fails); reap the child all the same.
+        let mut status = 0;
+        // SAFETY: waiting for our own child.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+    }
+    ret == 0 || ret == libc::EISDIR
 }

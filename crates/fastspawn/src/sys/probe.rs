@@ -9,7 +9,6 @@ use crate::engine::Features;
 pub(crate) fn probe() -> Features {
     Features {
         clone3: has_clone3(),
-        pidfd: has_pidfd(),
         close_range: has_close_range(),
     }
 }
@@ -26,11 +25,17 @@ fn has_clone3() -> bool {
 
 /// `pidfd_open(getpid())` succeeds and `waitid(P_PIDFD)` on it says ECHILD
 /// (we are not our own child) rather than EINVAL (unknown id type).
-fn has_pidfd() -> bool {
+/// `None` when the probe could not tell: `pidfd_open` failed for a reason
+/// that passes (no free fd, no memory), which must not be remembered.
+pub(crate) fn has_pidfd() -> Option<bool> {
     // SAFETY: plain integers.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
     if fd < 0 {
-        return false;
+        let errno = std::io::Error::last_os_error().raw_os_error();
+        return match errno {
+            Some(libc::ENOSYS | libc::EPERM | libc::EINVAL) => Some(false),
+            _ => None,
+        };
     }
     // SAFETY: the kernel just gave us this fd.
     let fd = unsafe { OwnedFd::from_raw_fd(fd as i32) };
@@ -45,7 +50,7 @@ fn has_pidfd() -> bool {
             libc::WEXITED | libc::WNOHANG,
         )
     };
-    ret < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD)
+    Some(ret < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD))
 }
 
 /// `close_range(~0, ~0, 0)` closes nothing and succeeds where it exists.

@@ -12,6 +12,7 @@ use std::arch::asm;
 /// the sizes the kernel expects).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 pub(crate) unsafe fn syscall6(
     nr: libc::c_long,
     a: usize,
@@ -43,6 +44,7 @@ pub(crate) unsafe fn syscall6(
 /// The arguments must be valid for system call `nr`.
 #[cfg(target_arch = "aarch64")]
 #[inline(always)]
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 pub(crate) unsafe fn syscall6(
     nr: libc::c_long,
     a: usize,
@@ -129,6 +131,7 @@ pub(crate) fn set_signal_mask(new: u64) -> u64 {
 /// not): sets the handler to `new` when given, and returns the old handler
 /// or the errno. One raw system call: safe in a vfork child.
 #[inline(always)]
+#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 pub(crate) fn sigaction(signal: usize, new: Option<usize>) -> Result<usize, i32> {
     let action = KernelSigaction {
         handler: new.unwrap_or(0),

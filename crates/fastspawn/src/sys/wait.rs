@@ -16,7 +16,6 @@ pub(crate) fn wait(
     pid: i32,
     nohang: bool,
 ) -> io::Result<Option<i32>> {
-    let pid = Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))?;
     loop {
         let result = match pidfd {
             Some(fd) => {
@@ -28,6 +27,8 @@ pub(crate) fn wait(
                     .map(|status| status.map(|s| raw_status(&s)))
             }
             None => {
+                let pid =
+                    Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))?;
                 let options = if nohang {
                     WaitOptions::NOHANG
                 } else {
@@ -76,9 +77,55 @@ pub(crate) fn send_signal(pidfd: Option<BorrowedFd<'_>>, pid: i32, signal: i32) 
 
 /// `pidfd_open(pid)`, or `None` when the kernel has no pidfds.
 pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
-    if !crate::engine::features().pidfd {
+    if !crate::engine::pidfd_usable() {
         return None;
     }
     let pid = Pid::from_raw(pid)?;
     rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+/// A pidfd for `pid`, made after the spawn (when a [`Child`](crate::Child)
+/// first needs one), and only if `pid` is still an unreaped child of this
+/// process: then the pid cannot have been recycled, because a child's pid
+/// stays taken until its parent reaps it, so the pidfd refers to the
+/// process that was spawned. `ECHILD` means it was reaped by other code
+/// (`waitpid(-1)`, `SIGCHLD` ignored), and nothing may be sent to that pid.
+pub(crate) fn pidfd_of_child(pid: i32) -> io::Result<OwnedFd> {
+    let raw = Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))?;
+    let opened = if crate::engine::pidfd_usable() {
+        rustix::process::pidfd_open(raw, rustix::process::PidfdFlags::empty())
+            .map_err(io::Error::from)
+    } else {
+        Err(io::Error::from_raw_os_error(libc::ENOSYS))
+    };
+    // Checked after the open: a pidfd made while the pid was still ours
+    // refers to our child. On failure (no fd, no pidfds, the process gone)
+    // ECHILD tells the caller the pid is no longer ours to use.
+    still_our_child(pid)?;
+    opened
+}
+
+/// `Ok` while `pid` is a child of this process that nobody reaped (alive or
+/// a zombie); `ECHILD` otherwise. Reaps nothing (`WNOWAIT`).
+pub(crate) fn still_our_child(pid: i32) -> io::Result<()> {
+    // SAFETY: siginfo is plain data to be filled in.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: info is a live siginfo_t; the id is a plain pid.
+        let ret = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
+        };
+        if ret == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
 }

@@ -43,9 +43,10 @@ pub(crate) fn abandon(mut child: crate::Child, kill: bool) {
     }
     drop((child.stdin.take(), child.stdout.take(), child.stderr.take()));
     if child.status.is_none() {
+        let pidfd = child.pidfd.take().or_else(|| child.lazy_pidfd.take());
         reaper::adopt(Orphan {
             pid: child.pid,
-            pidfd: child.pidfd.take(),
+            pidfd,
         });
     }
 }
@@ -80,7 +81,13 @@ impl Child {
                 return Err(fail(err));
             }
         };
-        let pidfd = match child.pidfd.take().map(register_pidfd) {
+        // A child spawned for the sync API (spawn_many's pool threads)
+        // makes its pidfd now, while it is surely unreaped and ours.
+        let made = child.pidfd.take().or_else(|| {
+            child.pidfd();
+            child.lazy_pidfd.take()
+        });
+        let pidfd = match made.map(register_pidfd) {
             None => None,
             Some(Ok(fd)) => Some(fd),
             Some(Err((err, fd))) => {
@@ -137,9 +144,11 @@ impl Child {
     }
 
     /// Waits for the child to exit, without blocking the runtime. Closes
-    /// stdin first. Cancel-safe: dropping the future loses nothing. Needs a
-    /// running tokio runtime (the one the pidfd is registered with); after
-    /// it shut down, [`try_wait`](Self::try_wait) still works.
+    /// stdin first. Cancel-safe: dropping the future loses nothing. When the
+    /// runtime that spawned the child is gone, the pidfd is registered with
+    /// the runtime running this call instead (as `tokio::process` keeps
+    /// working in another runtime); outside any tokio runtime the wait
+    /// blocks the calling thread.
     pub async fn wait(&mut self) -> Result<ExitStatus> {
         drop(self.stdin.take());
         loop {
@@ -148,10 +157,14 @@ impl Child {
             }
             match &self.pidfd {
                 Some(fd) => {
-                    let mut ready = fd
-                        .readable()
-                        .await
-                        .map_err(|e| Error::io(&self.program, Step::Wait, e))?;
+                    let mut ready = match fd.readable().await {
+                        Ok(ready) => ready,
+                        // The reactor it was registered with shut down.
+                        Err(_) => {
+                            self.move_to_current_runtime()?;
+                            continue;
+                        }
+                    };
                     // Readable means exited: reap it; clear only if not yet.
                     match wait::wait(Some(fd.get_ref().as_fd()), self.pid, true) {
                         Ok(Some(raw)) => {
@@ -172,6 +185,29 @@ impl Child {
                 }
             }
         }
+    }
+
+    /// Registers the pidfd with the runtime running now (the one it was
+    /// registered with is gone); without a runtime, waits right here.
+    fn move_to_current_runtime(&mut self) -> Result<()> {
+        let Some(fd) = self.pidfd.take().map(AsyncFd::into_inner) else {
+            return Ok(());
+        };
+        let fd = if ::tokio::runtime::Handle::try_current().is_ok() {
+            match register_pidfd(fd) {
+                Ok(fd) => {
+                    self.pidfd = Some(fd);
+                    return Ok(());
+                }
+                Err((_, fd)) => fd,
+            }
+        } else {
+            fd
+        };
+        let raw =
+            wait::wait(Some(fd.as_fd()), self.pid, false).map_err(|e| self.error(Step::Wait, e))?;
+        self.status = raw.map(ExitStatus);
+        Ok(())
     }
 
     /// Sends SIGKILL without waiting (through the pidfd).
@@ -260,6 +296,16 @@ impl AsyncWrite for ChildStdin {
     ) -> Poll<io::Result<usize>> {
         Pin::new(&mut self.0).poll_write(cx, buf)
     }
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.0).poll_write_vectored(cx, bufs)
+    }
+    fn is_write_vectored(&self) -> bool {
+        self.0.is_write_vectored()
+    }
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.0).poll_flush(cx)
     }
@@ -295,3 +341,21 @@ macro_rules! as_fd {
 }
 
 as_fd!(ChildStdin, ChildStdout, ChildStderr);
+
+macro_rules! into_stdio {
+    ($($name:ident),*) => {$(
+        impl TryFrom<$name> for crate::Stdio {
+            type Error = io::Error;
+
+            /// The pipe end, taken off the reactor and made blocking again,
+            /// as another child's stream (as tokio's `TryInto<Stdio>`), so
+            /// one child's stdout can feed another's stdin.
+            fn try_from(end: $name) -> io::Result<crate::Stdio> {
+                let fd = end.0.into_blocking_fd()?;
+                Ok(crate::Stdio::from(fd))
+            }
+        }
+    )*};
+}
+
+into_stdio!(ChildStdin, ChildStdout, ChildStderr);

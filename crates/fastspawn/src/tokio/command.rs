@@ -15,9 +15,9 @@ use crate::stdio::Stdio;
 
 /// A process to start from async code; see the [module docs](super).
 ///
-/// Every option of [`crate::Command`] is available through
-/// [`as_fastspawn_mut`](Self::as_fastspawn_mut); the common ones have
-/// forwarding methods with std's names.
+/// Every option of [`crate::Command`] has a method of the same name here
+/// (std's and tokio's names, and fastspawn's own options);
+/// [`as_fastspawn_mut`](Self::as_fastspawn_mut) gives the inner command.
 #[derive(Debug)]
 pub struct Command {
     inner: Arc<Mutex<crate::Command>>,
@@ -115,6 +115,93 @@ impl Command {
         stderr(cfg: T) where T: Into<Stdio>
     );
 
+    forward!(
+        /// Sets argv\[0\] (see [`crate::Command::arg0`]).
+        arg0(arg: S) where S: AsRef<OsStr>
+    );
+    forward!(
+        /// Maps a parent fd to a child fd (see [`crate::Command::fd`]).
+        fd(child_fd: std::os::fd::RawFd, parent_fd: F) where F: Into<std::os::fd::OwnedFd>
+    );
+    forward!(
+        /// Makes the child a session leader (`setsid`).
+        setsid(on: bool)
+    );
+    forward!(
+        /// Puts the child in a process group (0: a new one).
+        process_group(pgroup: i32)
+    );
+    forward!(
+        /// Runs the child as user `id`.
+        uid(id: u32)
+    );
+    forward!(
+        /// Runs the child with group `id`.
+        gid(id: u32)
+    );
+    forward!(
+        /// Sets the child's supplementary groups.
+        groups(groups: &[u32])
+    );
+    forward!(
+        /// Sets a resource limit of the child.
+        rlimit(resource: crate::Resource, soft: u64, hard: u64)
+    );
+    forward!(
+        /// The signal the child gets when its spawner thread exits.
+        pdeathsig(signal: i32)
+    );
+    forward!(
+        /// Sets the child's file mode creation mask.
+        umask(mode: u32)
+    );
+    forward!(
+        /// Starts the child in a cgroup2 directory.
+        cgroup(dir: F) where F: Into<std::os::fd::OwnedFd>
+    );
+    forward!(
+        /// Signals blocked in the child when the program starts.
+        signal_mask(signals: &[i32])
+    );
+    forward!(
+        /// Signals reset to their default disposition in the child.
+        signal_default(signals: &[i32])
+    );
+    forward!(
+        /// Chooses how the child is created.
+        engine(engine: crate::Engine)
+    );
+    forward!(
+        /// Refuses a spawn that could only fork.
+        require_vfork(on: bool)
+    );
+    forward!(
+        /// Whether the child gets a pidfd (default `true`).
+        pidfd(on: bool)
+    );
+
+    /// The program, as given to [`new`](Self::new).
+    pub fn get_program(&self) -> std::ffi::OsString {
+        self.program()
+    }
+
+    /// The arguments after argv\[0\].
+    pub fn get_args(&self) -> Vec<std::ffi::OsString> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.get_args().map(OsStr::to_owned).collect()
+    }
+
+    /// The working directory set with [`current_dir`](Self::current_dir).
+    pub fn get_current_dir(&self) -> Option<std::path::PathBuf> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.get_current_dir().map(Path::to_owned)
+    }
+
+    /// Whether [`kill_on_drop`](Self::kill_on_drop) is set.
+    pub fn get_kill_on_drop(&self) -> bool {
+        self.kill_on_drop
+    }
+
     /// Kill the child with SIGKILL when its [`Child`] is dropped before it
     /// was waited for, or when the spawn future is dropped (as tokio's).
     pub fn kill_on_drop(&mut self, kill: bool) -> &mut Command {
@@ -145,12 +232,12 @@ impl Command {
     /// Cancel-safe: if this future is dropped, the child is handed to the
     /// background reaper (killed first with `kill_on_drop`).
     pub async fn spawn(&mut self) -> Result<Child> {
-        self.spawn_for(Purpose::Spawn).await
+        self.spawn_for(Purpose::AsyncSpawn).await
     }
 
     /// Runs the child to its end and returns how it exited.
     pub async fn status(&mut self) -> Result<ExitStatus> {
-        self.spawn_for(Purpose::Spawn).await?.wait().await
+        self.spawn_for(Purpose::AsyncSpawn).await?.wait().await
     }
 
     /// Runs the child to its end and collects its stdout and stderr (piped
