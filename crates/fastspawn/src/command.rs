@@ -119,6 +119,8 @@ pub(crate) struct ChildOptions {
     pub sigmask: u64,
     /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
     pub sigdefault: u64,
+    /// `CLONE_PIDFD_AUTOKILL` (see `tree/options.rs`).
+    pub autokill: bool,
 }
 
 /// A process to start, shaped like [`std::process::Command`].
@@ -145,6 +147,8 @@ pub struct Command {
     /// A problem found while building, reported by the next spawn.
     pub(crate) invalid: Option<String>,
     pub(crate) prepared: Option<Prepared>,
+    /// Containment of the child's process tree (`tree/options.rs`).
+    pub(crate) contain: Option<Box<crate::tree::Contain>>,
 }
 
 fn sigbit(signal: i32) -> u64 {
@@ -175,15 +179,16 @@ impl Command {
             pidfd: true,
             invalid: None,
             prepared: None,
+            contain: None,
         }
     }
 
-    fn changed(&mut self) -> &mut Command {
+    pub(crate) fn changed(&mut self) -> &mut Command {
         self.prepared = None;
         self
     }
 
-    fn reject(&mut self, problem: String) -> &mut Command {
+    pub(crate) fn reject(&mut self, problem: String) -> &mut Command {
         if self.invalid.is_none() {
             self.invalid = Some(problem);
         }
@@ -471,12 +476,18 @@ impl Command {
                     .transpose()?,
                 sigmask: self.opts.sigmask,
                 sigdefault: self.opts.sigdefault,
+                autokill: self.opts.autokill,
             },
             engine: self.engine,
             require_vfork: self.require_vfork,
             pidfd: self.pidfd,
             invalid: self.invalid.clone(),
             prepared: None,
+            contain: self
+                .contain
+                .as_ref()
+                .map(|c| c.try_clone().map(Box::new))
+                .transpose()?,
         })
     }
 

@@ -70,6 +70,7 @@ mod stdio;
 mod sys;
 #[cfg(feature = "tokio")]
 pub mod tokio;
+mod tree;
 
 pub use child::{Child, ExitStatus, Output};
 pub use command::{Command, RLIM_INFINITY, Resource};
@@ -77,3 +78,4 @@ pub use engine::Engine;
 pub use error::{Error, Result, Step};
 pub use pool::{Pool, Variant};
 pub use stdio::{ChildStderr, ChildStdin, ChildStdout, Stdio};
+pub use tree::{CgroupDir, Containment, Usage};

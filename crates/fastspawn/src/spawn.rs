@@ -33,6 +33,14 @@ struct ParentEnds {
 }
 
 pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
+    if crate::tree::wants(cmd) {
+        return crate::tree::spawn(cmd, purpose);
+    }
+    spawn_plain(cmd, purpose)
+}
+
+/// A spawn without containment (`tree::spawn` lends it the cgroup).
+pub(crate) fn spawn_plain(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     if let Some(problem) = &cmd.invalid {
         return Err(Error::invalid(&cmd.program, problem.clone()));
     }
@@ -142,6 +150,8 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     );
 
     let order: &[Engine] = match *engine {
+        // CLONE_PIDFD_AUTOKILL exists only for clone3.
+        Engine::Auto if opts.autokill => &[Engine::Clone3],
         Engine::Auto => &Engine::ALL,
         Engine::Clone3 => &[Engine::Clone3],
         Engine::CloneVfork => &[Engine::CloneVfork],
@@ -186,7 +196,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
-            pidfd: purpose.wants_pidfd() && *pidfd,
+            pidfd: (purpose.wants_pidfd() || opts.autokill) && *pidfd,
         };
         match attempt.run(candidate) {
             Ok(spawned) => {
@@ -200,6 +210,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
                     pidfd: spawned.pidfd,
                     status: None,
                     engine: candidate,
+                    tree: None,
                 });
             }
             Err(Failure::Refused(errno)) if auto && engine::is_refusal(errno) => {
@@ -342,6 +353,11 @@ impl Attempt<'_> {
             sigmask: self.opts.sigmask,
             report: &slot,
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
+            clone_flags: if self.opts.autokill {
+                sys::autokill::CLONE_PIDFD_AUTOKILL
+            } else {
+                0
+            },
         };
 
         let clone = |pidfd: bool| match engine {

@@ -18,3 +18,4 @@ mod fds;
 mod pool;
 mod process;
 mod stress;
+mod tree;

@@ -123,6 +123,8 @@ pub(crate) struct ChildPlan<'a> {
     pub report: &'a ErrorSlot,
     /// `Engine::Fork`: the write end of the error pipe (memory is not shared).
     pub report_pipe: Option<i32>,
+    /// Extra `clone3` flags (`CLONE_PIDFD_AUTOKILL`).
+    pub clone_flags: u64,
 }
 
 /// Entry point for the `clone3` trampoline.
