@@ -707,3 +707,87 @@ fn fallback_helper() {
     util::assert_no_zombies("fallback wait_tree");
     println!("tree-fallback-helper: ok");
 }
+
+#[cfg(feature = "tokio")]
+fn runtime() -> ::tokio::runtime::Runtime {
+    ::tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn async_wait_tree_waits_for_backgrounded_grandchildren() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let dir = TempDir::new("async-wait-tree");
+    let marker = dir.join("done");
+    let script = format!("(sleep 0.3; touch {}) & exit 3", marker.display());
+    runtime().block_on(async {
+        let mut cmd = fastspawn::tokio::Command::new("sh");
+        cmd.args(["-c", &script]);
+        cmd.as_fastspawn_mut().contain(true);
+        let mut child = cmd.spawn().await.unwrap();
+        assert_eq!(child.containment(), Some(Containment::Cgroup));
+        let status = child.wait().await.unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert!(!marker.exists(), "the grandchild should still run");
+        // The runtime keeps running other tasks meanwhile.
+        let ticker = ::tokio::spawn(async {
+            let mut ticks = 0;
+            loop {
+                ::tokio::time::sleep(Duration::from_millis(10)).await;
+                ticks += 1;
+                if ticks == 5 {
+                    return ticks;
+                }
+            }
+        });
+        let status = child.wait_tree().await.unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert!(
+            marker.exists(),
+            "wait_tree returned before the grandchild ended"
+        );
+        assert_eq!(ticker.await.unwrap(), 5);
+        let path = child.cgroup_path().unwrap().to_owned();
+        drop(child);
+        assert!(!path.exists(), "{path:?} left behind");
+    });
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn async_kill_on_drop_kills_the_whole_tree() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let dir = TempDir::new("async-kill-on-drop");
+    let list = dir.join("pids");
+    let script = format!("{{ {DAEMONIZING} }} > {}", list.display());
+    runtime().block_on(async {
+        let mut cmd = fastspawn::tokio::Command::new("sh");
+        cmd.args(["-c", &script]).kill_on_drop(true);
+        cmd.as_fastspawn_mut().contain(true);
+        let child = cmd.spawn().await.unwrap();
+        let path = child.cgroup_path().unwrap().to_owned();
+        let ready = util::poll_until(Duration::from_secs(10), || {
+            std::fs::read_to_string(&list).is_ok_and(|t| t.contains("ready"))
+        });
+        assert!(ready);
+        let pids: Vec<u32> = std::fs::read_to_string(&list)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.parse().ok())
+            .collect();
+        assert_eq!(pids.len(), 4, "{pids:?}");
+        drop(child);
+        assert_gone(&pids, "after dropping a kill_on_drop child");
+        let removed = util::poll_until(Duration::from_secs(5), || !path.exists());
+        assert!(removed, "{path:?} left behind");
+    });
+}

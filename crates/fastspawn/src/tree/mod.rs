@@ -445,6 +445,7 @@ impl Tree {
         }
     }
 
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
     pub(crate) fn session(&self) -> Option<&Arc<SessionTree>> {
         match self {
             Tree::Session(s) => Some(s),
