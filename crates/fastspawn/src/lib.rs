@@ -44,6 +44,35 @@
 //! pidfds on the reactor. [`Pool::spawn_many`] starts a batch of variants of
 //! one command on all the pool's threads.
 //!
+//! # Process trees
+//!
+//! [`Command::contain`] starts the child in a cgroup v2 of its own, placed
+//! there by `clone3(CLONE_INTO_CGROUP)` on the vfork path, so that the child
+//! and everything it starts (grandchildren that called `setsid` or
+//! double-forked included) can be killed ([`Child::kill_tree`], through
+//! `cgroup.kill`), waited for ([`Child::wait_tree`], sleeping on
+//! `cgroup.events`), listed ([`Child::tree_pids`]), frozen
+//! ([`Child::freeze`]) and measured ([`Child::usage`]); limits
+//! ([`Command::memory_max`], [`Command::pids_max`], [`Command::cpu_max`])
+//! need the controllers and a parent cgroup without processes of its own.
+//! Without a writable cgroup v2 it falls back to a new session with the
+//! caller as child subreaper, which misses a daemon that leaves the session
+//! and its parent between two scans; [`Command::require_contained`] turns
+//! the fallback into an error. [`Command::autokill`] asks for
+//! `CLONE_PIDFD_AUTOKILL` (Linux 7.1). `docs/trees.md` has the design,
+//! kernel versions and limits.
+//!
+//! ```no_run
+//! use fastspawn::Command;
+//!
+//! let mut child = Command::new("sh").args(["-c", "make -j8"]).contain(true).spawn()?;
+//! // ... later: stop the build and everything it started, daemons included.
+//! child.kill_tree(libc::SIGKILL)?;
+//! child.wait_tree()?;
+//! println!("CPU time of the whole tree: {:?}", child.usage()?.cpu);
+//! # Ok::<(), fastspawn::Error>(())
+//! ```
+//!
 //! # Differences from std
 //!
 //! - Every fd that is not stdio and not mapped with [`Command::fd`] is closed
