@@ -89,12 +89,19 @@ impl SessionTree {
 
     /// Scans `/proc`, remembers new members, reaps the members that were
     /// re-parented to this process and exited (never the root: its status
-    /// belongs to `Child::wait`), and returns the live members.
+    /// belongs to `Child::wait`), and returns the members that were alive
+    /// in the snapshot, with whether the snapshot may be incomplete (a
+    /// member died before it could be held, so its children may be missing).
+    ///
+    /// Liveness is taken from the snapshot itself, not checked again later:
+    /// a member alive in the snapshot is waited for, so any child it forks
+    /// afterwards is in the snapshot taken after its exit (a child exists
+    /// before its parent can exit, and is re-parented, not lost).
     ///
     /// Once the root was reaped its pid (the session id) may be recycled,
     /// so from then on only the members already held by a pidfd and their
     /// descendants count.
-    fn scan(&self, root_reaped: bool) -> Vec<(i32, OwnedFd)> {
+    fn scan(&self, root_reaped: bool) -> (Vec<(i32, OwnedFd)>, bool) {
         let me = std::process::id() as i32;
         let procs = all_processes();
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
@@ -114,11 +121,13 @@ impl SessionTree {
                 break;
             }
         }
+        let mut incomplete = false;
         for p in procs.iter().filter(|p| members.contains(&p.pid)) {
             if known.iter().any(|m| m.pid == p.pid) {
                 continue;
             }
             let Some(pidfd) = wait::pidfd_open(p.pid) else {
+                incomplete |= !p.zombie;
                 continue;
             };
             // The pid may have been recycled between the scan and the
@@ -128,34 +137,37 @@ impl SessionTree {
                 .is_some_and(|s| (!root_reaped && s.sid == self.root) || members.contains(&s.ppid));
             if still {
                 known.push(Member { pid: p.pid, pidfd });
+            } else {
+                incomplete |= !p.zombie;
             }
         }
         let mut live = Vec::new();
         known.retain(|m| {
-            let Some(s) = stat(m.pid) else {
+            let Some(s) = procs.iter().find(|p| p.pid == m.pid) else {
+                // Gone before the snapshot was taken.
                 return false;
             };
             if s.zombie {
-                if m.pid == self.root {
-                    return true;
+                // Reap the members re-parented to us; keep the others: their
+                // parent may die before reaping them, and then they are ours.
+                if m.pid != self.root && s.ppid == me {
+                    return !matches!(wait::wait(Some(m.pidfd.as_fd()), m.pid, true), Ok(Some(_)));
                 }
-                if s.ppid == me {
-                    let _ = wait::wait(Some(m.pidfd.as_fd()), m.pid, true);
-                }
-                return false;
+                return true;
             }
             if let Ok(fd) = m.pidfd.try_clone() {
                 live.push((m.pid, fd));
             }
             true
         });
-        live
+        (live, incomplete)
     }
 
     /// The live members' pids.
     pub(crate) fn pids(&self, root_reaped: bool) -> Vec<i32> {
         let mut pids: Vec<i32> = self
             .scan(root_reaped)
+            .0
             .into_iter()
             .map(|(pid, _)| pid)
             .collect();
@@ -169,6 +181,7 @@ impl SessionTree {
         for _ in 0..32 {
             let fresh: Vec<_> = self
                 .scan(root_reaped)
+                .0
                 .into_iter()
                 .filter(|(pid, _)| signalled.insert(*pid))
                 .collect();
@@ -187,12 +200,29 @@ impl SessionTree {
 
     /// Blocks until no member lives, sleeping on the members' pidfds
     /// (readable once a process exits) and scanning again after each exit.
+    ///
+    /// A scan lists `/proc` before it reads each process's state, so a
+    /// member may fork and exit in between: seen dead, its new child not
+    /// listed. The tree is declared empty only when a second scan, whose
+    /// listing starts after every member was seen dead, finds no member
+    /// either (a child exists before its parent exits).
     pub(crate) fn wait_empty(&self, root_reaped: bool) -> io::Result<()> {
+        let mut empty_once = false;
         loop {
-            let live = self.scan(root_reaped);
+            let (live, incomplete) = self.scan(root_reaped);
             if live.is_empty() {
-                return Ok(());
+                if empty_once && !incomplete {
+                    return Ok(());
+                }
+                empty_once = !incomplete;
+                if incomplete {
+                    // A member died unheld: its children are re-parented
+                    // by now; look again.
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                continue;
             }
+            empty_once = false;
             let mut fds: Vec<PollFd<'_>> = live
                 .iter()
                 .map(|(_, fd)| PollFd::new(fd, PollFlags::IN))
