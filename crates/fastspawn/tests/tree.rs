@@ -7,9 +7,48 @@ use std::path::{Path, PathBuf};
 use std::process;
 use std::time::{Duration, Instant};
 
-use fastspawn::{Child, Command, Containment, Stdio};
+use fastspawn::{Child, Command, Containment, Engine, Stdio};
 
 use crate::util::{self, TempDir};
+
+engine_tests!(shared: contained_on_every_engine);
+
+/// Every engine that can place a child in a cgroup starts a contained one
+/// inside its cgroup (clone3 at creation, the others by writing
+/// `cgroup.procs` before the `execve`); posix_spawn refuses, naming it.
+fn contained_on_every_engine(engine: Engine) {
+    if !cgroups_usable() {
+        return;
+    }
+    let mut cmd = Command::new("cat");
+    cmd.arg("/proc/self/cgroup")
+        .contain(true)
+        .require_contained(true)
+        .engine(engine)
+        .stdout(Stdio::piped());
+    if engine == Engine::PosixSpawn {
+        let err = cmd.spawn().unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::Unsupported);
+        assert!(err.to_string().contains("cannot apply cgroup"), "{err}");
+        return;
+    }
+    let child = cmd.spawn().unwrap();
+    assert_eq!(child.engine(), engine);
+    let name = child
+        .cgroup_path()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("0::") && l.ends_with(&format!("/{name}"))),
+        "{engine}: {text}"
+    );
+}
 
 /// A shell script that leaves three kinds of escapees, prints the pids of
 /// every process it started, then `ready`, and waits:
