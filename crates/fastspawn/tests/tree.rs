@@ -518,6 +518,34 @@ fn bad_parent_cgroups_fail_naming_the_step() {
         drop(cmd);
         std::fs::remove_dir(&parent).unwrap();
     }
+    // A contained spawn that fails in the child removes its cgroup.
+    if cgroups_usable() {
+        let prefix = format!("fastspawn-{}-", process::id());
+        let ours = || {
+            std::fs::read_dir(own_cgroup_dir())
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with(&prefix)
+                })
+                .count()
+        };
+        let earlier = ours();
+        let mut cmd = Command::new("/nonexistent/program");
+        cmd.contain(true);
+        let err = cmd.status().unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::NotFound, "{err}");
+        assert_eq!(ours(), earlier, "a failed spawn left its cgroup");
+    }
+    // Limits without containment.
+    let mut cmd = Command::new("true");
+    cmd.pids_max(4);
+    let err = cmd.status().unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    assert!(err.to_string().contains("need contain(true)"), "{err}");
     util::assert_fds_unchanged(&before, "failed contained spawns");
     util::assert_no_zombies("failed contained spawns");
 }

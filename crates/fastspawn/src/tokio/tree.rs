@@ -25,12 +25,7 @@ impl Child {
 
     /// How the child's tree is contained, if it is.
     pub fn containment(&self) -> Option<Containment> {
-        self.tree.as_ref().map(|_| ())?;
-        Some(if self.tree.as_deref()?.cgroup_dir().is_some() {
-            Containment::Cgroup
-        } else {
-            Containment::Session
-        })
+        self.tree.as_deref().map(Tree::containment)
     }
 
     /// The directory of the child's own cgroup, when it has one.

@@ -144,7 +144,11 @@ fn remove_below(dir: BorrowedFd<'_>) -> bool {
 
 /// Whether a spawn of `cmd` goes through [`spawn`].
 pub(crate) fn wants(cmd: &Command) -> bool {
-    cmd.opts.autokill || cmd.contain.as_ref().is_some_and(|c| c.enabled)
+    cmd.opts.autokill
+        || cmd
+            .contain
+            .as_ref()
+            .is_some_and(|c| c.enabled || !c.limits.is_empty())
 }
 
 /// A contained spawn (or one with `autokill`): makes the cgroup, lends it
@@ -153,8 +157,15 @@ pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     if cmd.opts.autokill {
         check_autokill(cmd)?;
     }
-    if !cmd.contain.as_ref().is_some_and(|c| c.enabled) {
-        return crate::spawn::spawn_plain(cmd, purpose);
+    match cmd.contain.as_deref() {
+        Some(c) if c.enabled => {}
+        Some(c) if !c.limits.is_empty() => {
+            return Err(Error::invalid(
+                &cmd.program,
+                "memory_max, pids_max and cpu_max need contain(true) or contain_in",
+            ));
+        }
+        _ => return crate::spawn::spawn_plain(cmd, purpose),
     }
     let mut contain = cmd.contain.take().expect("checked above");
     let result = spawn_contained(cmd, &mut contain, purpose);
@@ -431,7 +442,7 @@ fn enable_controller(
 }
 
 impl Tree {
-    fn containment(&self) -> Containment {
+    pub(crate) fn containment(&self) -> Containment {
         match self {
             Tree::Cgroup(_) => Containment::Cgroup,
             Tree::Session(_) => Containment::Session,
@@ -640,6 +651,8 @@ impl Child {
     /// to `cgroup.kill` (Linux 5.14); other signals go to each member
     /// through a pidfd, so a recycled pid is never hit. Processes the tree
     /// starts while the signals go out are signalled too (up to 32 passes).
+    /// Returns once every member was signalled; [`wait_tree`](Self::wait_tree)
+    /// waits for them to exit.
     pub fn kill_tree(&mut self, signal: i32) -> Result<()> {
         let root_reaped = self.status.is_some();
         self.tree_for("kill_tree")?
