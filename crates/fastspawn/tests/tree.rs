@@ -772,6 +772,25 @@ fn fallback_helper() {
         "wait_tree returned before the grandchild ended"
     );
     util::assert_no_zombies("fallback wait_tree");
+    #[cfg(feature = "tokio")]
+    {
+        // The async wait_tree runs the scans on tokio's blocking pool.
+        let marker = dir.join("async-done");
+        let script = format!("(sleep 0.3; touch {}) & exit 0", marker.display());
+        runtime().block_on(async {
+            let mut cmd = fastspawn::tokio::Command::new("sh");
+            cmd.args(["-c", &script]);
+            cmd.as_fastspawn_mut().contain(true);
+            let mut child = cmd.spawn().await.unwrap();
+            assert_eq!(child.containment(), Some(Containment::Session));
+            child.wait_tree().await.unwrap();
+        });
+        assert!(
+            marker.exists(),
+            "async wait_tree returned before the grandchild ended"
+        );
+        util::assert_no_zombies("fallback async wait_tree");
+    }
     println!("tree-fallback-helper: ok");
 }
 
