@@ -161,6 +161,13 @@ fn child_starts_in_a_cgroup_of_its_own_which_is_removed() {
             .any(|l| l.starts_with("0::") && l.ends_with(&format!("/{name}"))),
         "{text}"
     );
+    // Emptied, the cgroup is kept for the command's next spawn...
+    assert!(path.is_dir(), "{path:?} not kept as a spare");
+    let again = cmd.spawn().unwrap();
+    assert_eq!(again.cgroup_path(), Some(path.as_path()));
+    drop(again.wait_with_output().unwrap());
+    // ...and removed with the command.
+    drop(cmd);
     assert!(!path.exists(), "{path:?} left behind");
 }
 
@@ -193,6 +200,7 @@ fn kill_tree_kills_daemonized_grandchildren() {
     assert_gone(&pids, "after kill_tree(SIGKILL)");
     let path = child.cgroup_path().unwrap().to_owned();
     drop(child);
+    drop(cmd);
     assert!(!path.exists(), "{path:?} left behind");
 }
 
@@ -538,6 +546,8 @@ fn bad_parent_cgroups_fail_naming_the_step() {
         cmd.contain(true);
         let err = cmd.status().unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::NotFound, "{err}");
+        // (Kept as a spare while the command lives.)
+        drop(cmd);
         assert_eq!(ours(), earlier, "a failed spawn left its cgroup");
     }
     // Limits without containment.
@@ -841,6 +851,7 @@ fn async_wait_tree_waits_for_backgrounded_grandchildren() {
         assert_eq!(ticker.await.unwrap(), 5);
         let path = child.cgroup_path().unwrap().to_owned();
         drop(child);
+        drop(cmd);
         assert!(!path.exists(), "{path:?} left behind");
     });
 }
@@ -872,8 +883,117 @@ fn async_kill_on_drop_kills_the_whole_tree() {
             .collect();
         assert_eq!(pids.len(), 4, "{pids:?}");
         drop(child);
+        drop(cmd);
         assert_gone(&pids, "after dropping a kill_on_drop child");
         let removed = util::poll_until(Duration::from_secs(5), || !path.exists());
         assert!(removed, "{path:?} left behind");
     });
+}
+
+#[test]
+fn a_reused_cgroup_counts_only_its_new_tree() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let dir = TempDir::new("reuse");
+    let quick = dir.join("quick");
+    let script = format!(
+        "[ -e {} ] && exit 0; i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done",
+        quick.display()
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script]).contain(true);
+    let mut burner = cmd.spawn().unwrap();
+    burner.wait_tree().unwrap();
+    let burned = burner.usage().unwrap().cpu;
+    let path = burner.cgroup_path().unwrap().to_owned();
+    drop(burner);
+    std::fs::write(&quick, "").unwrap();
+    let mut quick_child = cmd.spawn().unwrap();
+    assert_eq!(
+        quick_child.cgroup_path(),
+        Some(path.as_path()),
+        "not reused"
+    );
+    quick_child.wait_tree().unwrap();
+    let used = quick_child.usage().unwrap().cpu;
+    println!("burner {burned:?}, then in the same cgroup {used:?}");
+    assert!(burned >= Duration::from_millis(20), "{burned:?}");
+    assert!(used < burned / 2, "{used:?} after {burned:?}");
+    // A cgroup that was frozen is never handed on.
+    quick_child.freeze().unwrap();
+    quick_child.thaw().unwrap();
+    drop(quick_child);
+    let mut next = cmd.spawn().unwrap();
+    next.wait_tree().unwrap();
+    assert_ne!(next.cgroup_path(), Some(path.as_path()));
+    assert!(!path.exists(), "the frozen cgroup should be removed");
+    let next_path = next.cgroup_path().unwrap().to_owned();
+    drop(next);
+    drop(cmd);
+    let removed = util::poll_until(Duration::from_secs(5), || !next_path.exists());
+    assert!(removed, "{next_path:?} left behind");
+}
+
+const EXIT_HELPER: &str = "FASTSPAWN_TEST_TREE_EXIT_HELPER";
+
+/// Spares of a command still alive at exit are removed by the exit hook.
+#[test]
+fn spares_are_removed_at_exit() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let helper = process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "tree::exit_helper",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(EXIT_HELPER, "1")
+        .stdin(process::Stdio::null())
+        .stdout(process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = helper.id();
+    let out = helper.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("tree-exit-helper: 1 spare"),
+        "{}: {stdout}",
+        out.status
+    );
+    let prefix = format!("fastspawn-{pid}-");
+    let left: Vec<_> = std::fs::read_dir(own_cgroup_dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(&prefix))
+        .collect();
+    assert!(left.is_empty(), "left behind at exit: {left:?}");
+}
+
+#[test]
+#[ignore = "started by spares_are_removed_at_exit in a process of its own"]
+fn exit_helper() {
+    if std::env::var_os(EXIT_HELPER).is_none() {
+        return;
+    }
+    let mut cmd = Command::new("true");
+    cmd.contain(true);
+    for _ in 0..3 {
+        assert!(cmd.status().unwrap().success());
+    }
+    let prefix = format!("fastspawn-{}-", process::id());
+    let spares = std::fs::read_dir(own_cgroup_dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(&prefix))
+        .count();
+    println!("tree-exit-helper: {spares} spare");
+    // The command is never dropped: only the exit hook can remove it.
+    std::mem::forget(cmd);
+    process::exit(0);
 }

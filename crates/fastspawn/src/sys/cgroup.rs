@@ -4,9 +4,10 @@
 //!
 //! # Safety
 //!
-//! No unsafe code: every call goes through rustix's typed wrappers and fds
-//! are `OwnedFd`/`BorrowedFd`. It lives under `sys/` because it is kernel
-//! interface.
+//! Every call goes through rustix's typed wrappers and fds are
+//! `OwnedFd`/`BorrowedFd`; the one unsafe call is `atexit` ([`at_exit`]),
+//! whose handler must not unwind (it is an `extern "C" fn`, so a panic in
+//! it aborts instead).
 //!
 //! Kernel history: cgroup v2 and `cgroup.events` (`populated`) 4.5;
 //! `cpu.stat` in every cgroup, without the cpu controller, 4.15;
@@ -149,7 +150,19 @@ pub(crate) fn read(dir: BorrowedFd<'_>, file: &str) -> io::Result<String> {
     read_fd(fd.as_fd())
 }
 
-fn read_fd(fd: BorrowedFd<'_>) -> io::Result<String> {
+/// Opens interface file `file` of `dir` for reading again and again
+/// (cgroupfs files answer each `pread` at offset 0 with their state now).
+pub(crate) fn open_file(dir: BorrowedFd<'_>, file: &str) -> io::Result<OwnedFd> {
+    Ok(rustix::fs::openat(
+        dir,
+        file,
+        OFlags::RDONLY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?)
+}
+
+/// Reads an open interface file from its start.
+pub(crate) fn read_fd(fd: BorrowedFd<'_>) -> io::Result<String> {
     let mut buf = vec![0u8; 4096];
     let mut len = 0;
     loop {
@@ -178,6 +191,13 @@ pub(crate) fn write(dir: BorrowedFd<'_>, file: &str, value: &str) -> io::Result<
             Err(e) => return Err(e.into()),
         }
     }
+}
+
+/// Runs `handler` when the process exits normally (`atexit`).
+pub(crate) fn at_exit(handler: extern "C" fn()) {
+    // SAFETY: registering a function pointer that lives for the whole
+    // program; the C library calls it once, at exit, on the exiting thread.
+    unsafe { libc::atexit(handler) };
 }
 
 /// The value of `key` in a flat-keyed file (`cgroup.events`, `cpu.stat`).

@@ -17,6 +17,7 @@
 mod cleaner;
 mod options;
 mod session;
+mod spare;
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -24,7 +25,7 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use options::CgroupDir;
@@ -72,10 +73,28 @@ pub struct Usage {
 }
 
 /// The cgroup under which children's cgroups are made.
-#[derive(Debug)]
 pub(crate) struct ParentDir {
     pub fd: OwnedFd,
     pub path: PathBuf,
+    /// Emptied cgroups kept for the next spawns (`spare.rs`).
+    spares: spare::Spares,
+    /// Whether children's cgroups may be reused: not once the memory or
+    /// pids controller is enabled for them (their peaks cannot be reset).
+    reuse: AtomicBool,
+}
+
+impl std::fmt::Debug for ParentDir {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParentDir")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+impl Drop for ParentDir {
+    fn drop(&mut self) {
+        self.spares.remove_all(self.fd.as_fd());
+    }
 }
 
 /// A contained child's tree.
@@ -91,6 +110,13 @@ pub(crate) struct CgroupTree {
     /// `None` only while the spawn lends it to the command.
     dir: Option<OwnedFd>,
     path: PathBuf,
+    /// `cpu.stat` when the cgroup was handed to this child (0 when new).
+    baseline: spare::CpuTimes,
+    /// Set by `freeze`: such a cgroup is never reused.
+    frozen_ever: AtomicBool,
+    /// Open files to tell at drop whether it can be reused (`None` when
+    /// reuse is off or they could not be opened).
+    watch: Option<spare::Watch>,
 }
 
 impl std::fmt::Debug for Tree {
@@ -104,7 +130,29 @@ impl std::fmt::Debug for Tree {
 
 impl Drop for CgroupTree {
     fn drop(&mut self) {
-        let Some(dir) = self.dir.take() else { return };
+        let Some(mut dir) = self.dir.take() else {
+            return;
+        };
+        let reusable =
+            self.parent.reuse.load(Ordering::Relaxed) && !self.frozen_ever.load(Ordering::Relaxed);
+        let watch = self.watch.take().filter(|_| reusable);
+        if let Some(watch) = watch {
+            if let Some(baseline) = watch.emptied() {
+                let spare = spare::Spare {
+                    name: std::mem::take(&mut self.name),
+                    dir,
+                    baseline,
+                    watch,
+                };
+                match self.parent.spares.offer(spare) {
+                    Ok(()) => return,
+                    Err(spare) => {
+                        self.name = spare.name;
+                        dir = spare.dir;
+                    }
+                }
+            }
+        }
         if !remove_cgroup(&self.parent, &self.name, dir.as_fd()) {
             cleaner::adopt(cleaner::Leftover {
                 parent: Arc::clone(&self.parent),
@@ -297,7 +345,17 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
         }
     };
     match cgroup::is_cgroup2(fd.as_fd()) {
-        Ok(true) => Ok(ParentDir { fd, path }),
+        Ok(true) => {
+            // Peaks cannot be reset: no reuse where they are counted.
+            let enabled = cgroup::read(fd.as_fd(), "cgroup.subtree_control").unwrap_or_default();
+            let reuse = !has_controller(&enabled, "memory") && !has_controller(&enabled, "pids");
+            Ok(ParentDir {
+                fd,
+                path,
+                spares: spare::Spares::default(),
+                reuse: AtomicBool::new(reuse),
+            })
+        }
         Ok(false) => Err(Error::new(
             program,
             Step::Contain(format!("checking the parent cgroup {path:?}")),
@@ -317,10 +375,24 @@ fn make_cgroup(program: &OsStr, contain: &mut Contain) -> Result<CgroupTree> {
         Some(parent) => Arc::clone(parent),
         None => {
             let parent = Arc::new(open_parent(program, &contain.mode)?);
+            spare::register(&parent);
             contain.parent = Some(Arc::clone(&parent));
             parent
         }
     };
+    // An emptied cgroup of an earlier child of this command: its limits
+    // are this command's already.
+    if let Some(spare) = parent.spares.take() {
+        return Ok(CgroupTree {
+            path: parent.path.join(&spare.name),
+            parent,
+            name: spare.name,
+            dir: Some(spare.dir),
+            baseline: spare.baseline,
+            frozen_ever: AtomicBool::new(false),
+            watch: Some(spare.watch),
+        });
+    }
     static SEQUENCE: AtomicU64 = AtomicU64::new(0);
     let name = loop {
         let name = format!(
@@ -353,11 +425,19 @@ fn make_cgroup(program: &OsStr, contain: &mut Contain) -> Result<CgroupTree> {
             ));
         }
     };
+    let watch = if parent.reuse.load(Ordering::Relaxed) {
+        spare::Watch::open(dir.as_fd()).ok()
+    } else {
+        None
+    };
     let tree = CgroupTree {
+        watch,
         parent,
         name,
         dir: Some(dir),
         path,
+        baseline: spare::CpuTimes::default(),
+        frozen_ever: AtomicBool::new(false),
     };
     apply_limits(program, &tree, &contain.limits)?;
     Ok(tree)
@@ -403,6 +483,9 @@ fn enable_controller(
     let dir = tree.dir.as_ref().expect("open").as_fd();
     let parent = &tree.parent;
     let step = |what: &str| Step::Contain(format!("{what} for {file}"));
+    if controller != "cpu" {
+        parent.reuse.store(false, Ordering::Relaxed);
+    }
     let own = cgroup::read(dir, "cgroup.controllers")
         .map_err(|e| Error::io(program, step("reading cgroup.controllers"), e))?;
     if has_controller(&own, controller) {
@@ -554,6 +637,9 @@ impl Tree {
     pub(crate) fn set_frozen(&self, program: &OsStr, frozen: bool) -> Result<()> {
         let what = if frozen { "freeze" } else { "thaw" };
         let dir = self.needs_cgroup(program, what)?;
+        if let Tree::Cgroup(t) = self {
+            t.frozen_ever.store(true, Ordering::Relaxed);
+        }
         cgroup::write(dir, "cgroup.freeze", if frozen { "1" } else { "0" })
             .map_err(|e| self.file_error(program, what, "cgroup.freeze", e))?;
         cgroup::Events::open(dir)
@@ -563,18 +649,22 @@ impl Tree {
 
     pub(crate) fn usage(&self, program: &OsStr) -> Result<Usage> {
         let dir = self.needs_cgroup(program, "usage")?;
-        let stat = cgroup::read(dir, "cpu.stat")
+        let now = spare::CpuTimes::read(dir)
             .map_err(|e| self.file_error(program, "usage", "cpu.stat", e))?;
-        let usec = |key: &str| Duration::from_micros(cgroup::key(&stat, key).unwrap_or(0));
+        let base = match self {
+            Tree::Cgroup(t) => t.baseline,
+            Tree::Session(_) => spare::CpuTimes::default(),
+        };
+        let usec = |now: u64, base: u64| Duration::from_micros(now.saturating_sub(base));
         let single = |file: &str| {
             cgroup::read(dir, file)
                 .ok()
                 .and_then(|text| text.trim().parse::<u64>().ok())
         };
         Ok(Usage {
-            cpu: usec("usage_usec"),
-            user: usec("user_usec"),
-            system: usec("system_usec"),
+            cpu: usec(now.usage, base.usage),
+            user: usec(now.user, base.user),
+            system: usec(now.system, base.system),
             memory_peak: single("memory.peak"),
             memory_current: single("memory.current"),
             pids_current: single("pids.current"),
