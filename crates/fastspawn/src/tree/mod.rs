@@ -12,7 +12,8 @@
 //! as subreaper (`session.rs`), which misses what docs/trees.md lists.
 //!
 //! A dropped `Child` leaves its tree running (as std leaves a child); its
-//! cgroup is removed as soon as the tree is empty (`cleaner.rs`).
+//! cgroup is removed as soon as the tree is empty (`cleaner.rs`), or, if it
+//! is empty already, kept for the command's next child (`spare.rs`).
 
 mod cleaner;
 mod options;

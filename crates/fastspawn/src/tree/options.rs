@@ -137,9 +137,12 @@ impl Command {
     /// of `/proc/self/cgroup`, found through `/proc/self/mountinfo`), or
     /// under [`contain_in`](Self::contain_in)'s, and the child is placed in
     /// it by `clone3(CLONE_INTO_CGROUP)`: it never runs outside, and the
-    /// spawn stays on the vfork path. The cgroup is removed when the
-    /// `Child` is dropped: at once if the tree is empty, else by a
-    /// background thread as soon as it empties.
+    /// spawn stays on the vfork path. When the `Child` is dropped and its
+    /// tree is empty, the cgroup is kept for this command's next spawn (a
+    /// few at most; making a cgroup costs more than the spawn of a small
+    /// program) and removed with the command, or at exit; a tree still
+    /// running is left to run, and its cgroup removed by a background
+    /// thread as soon as it empties.
     ///
     /// Where no cgroup v2 can be written, the child gets the fallback
     /// instead: a new session, with the caller as child subreaper. It
