@@ -274,13 +274,20 @@ fn wait_tree_waits_for_backgrounded_grandchildren() {
     assert_eq!(status.code(), Some(3));
     assert!(!marker.exists(), "the grandchild should still run");
     assert!(!child.tree_pids().unwrap().is_empty());
+    let cpu_before = thread_cpu();
     let status = child.wait_tree().unwrap();
+    let spent = thread_cpu() - cpu_before;
     assert_eq!(status.code(), Some(3));
     assert!(
         marker.exists(),
         "wait_tree returned before the grandchild ended"
     );
     assert!(child.tree_pids().unwrap().is_empty());
+    // It slept on cgroup.events: no busy loop.
+    assert!(
+        spent < Duration::from_millis(30),
+        "wait_tree used {spent:?} of CPU"
+    );
 }
 
 fn cpu_ticks(pid: u32) -> u64 {
@@ -338,6 +345,20 @@ fn a_frozen_tree_can_be_killed() {
     child.kill_tree(libc::SIGKILL).unwrap();
     let status = child.wait_tree().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGKILL));
+}
+
+/// CPU time of the calling thread (RUSAGE_THREAD).
+fn thread_cpu() -> Duration {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_THREAD, &mut usage), 0);
+        usage
+    };
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// CPU time of the children this process reaped (RUSAGE_CHILDREN).
@@ -628,6 +649,30 @@ fn no_cgroup_is_left_after_a_thousand_contained_spawns() {
         before
     );
     util::assert_no_zombies("1,000 contained spawns");
+}
+
+#[test]
+fn contain_in_takes_a_path_or_an_fd() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let own = own_cgroup_dir();
+    let mut cmd = Command::new("true");
+    cmd.contain_in(&own);
+    let mut child = cmd.spawn().unwrap();
+    assert!(child.cgroup_path().unwrap().starts_with(&own));
+    assert!(child.wait_tree().unwrap().success());
+    let mut cmd = Command::new("true");
+    cmd.contain_in(std::fs::File::open(&own).unwrap());
+    let mut child = cmd.spawn().unwrap();
+    assert_eq!(child.containment(), Some(Containment::Cgroup));
+    assert!(
+        child.cgroup_path().unwrap().starts_with(&own),
+        "{:?}",
+        child.cgroup_path()
+    );
+    assert!(child.wait_tree().unwrap().success());
 }
 
 #[test]

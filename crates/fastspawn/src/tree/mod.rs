@@ -226,7 +226,7 @@ fn check_autokill(cmd: &Command) -> Result<()> {
     if !sys::autokill::supported() {
         return Err(Error::unsupported(
             &cmd.program,
-            "autokill needs CLONE_PIDFD_AUTOKILL (Linux 7.1), which this kernel does not have",
+            "autokill needs CLONE_PIDFD_AUTOKILL (Linux 7.1), and this kernel refused the flag",
         ));
     }
     if !matches!(cmd.engine, Engine::Auto | Engine::Clone3) {
