@@ -609,6 +609,11 @@ fn no_cgroup_is_left_after_a_thousand_contained_spawns() {
     for _ in 0..1000 {
         assert!(cmd.status().unwrap().success());
     }
+    // A fresh command each time: a new cgroup each time, no spare reused.
+    for _ in 0..200 {
+        let mut fresh = Command::new("true");
+        assert!(fresh.contain(true).status().unwrap().success());
+    }
     // Dropped while the tree still runs: removed once it empties.
     let mut sleeper = Command::new("sh");
     sleeper.args(["-c", "sleep 0.2 & exit 0"]).contain(true);
