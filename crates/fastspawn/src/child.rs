@@ -51,6 +51,8 @@ pub struct Child {
     pub(crate) wants_pidfd: bool,
     pub(crate) status: Option<ExitStatus>,
     pub(crate) engine: Engine,
+    /// The contained tree (`tree/`), when the command asked for one.
+    pub(crate) tree: Option<Box<crate::tree::Tree>>,
 }
 
 impl Child {

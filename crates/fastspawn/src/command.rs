@@ -131,6 +131,8 @@ pub(crate) struct ChildOptions {
     pub sigmask: Option<u64>,
     /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
     pub sigdefault: u64,
+    /// `CLONE_PIDFD_AUTOKILL` (see `tree/options.rs`).
+    pub autokill: bool,
 }
 
 /// A process to start, shaped like [`std::process::Command`].
@@ -161,6 +163,8 @@ pub struct Command {
     /// `pre_exec` closures, run in a forked child before `execve`.
     pub(crate) pre_exec: Vec<crate::sys::child::PreExec>,
     pub(crate) prepared: Option<Prepared>,
+    /// Containment of the child's process tree (`tree/options.rs`).
+    pub(crate) contain: Option<Box<crate::tree::Contain>>,
 }
 
 fn sigbit(signal: i32) -> u64 {
@@ -192,15 +196,16 @@ impl Command {
             invalid: None,
             pre_exec: Vec::new(),
             prepared: None,
+            contain: None,
         }
     }
 
-    fn changed(&mut self) -> &mut Command {
+    pub(crate) fn changed(&mut self) -> &mut Command {
         self.prepared = None;
         self
     }
 
-    fn reject(&mut self, problem: String) -> &mut Command {
+    pub(crate) fn reject(&mut self, problem: String) -> &mut Command {
         if self.invalid.is_none() {
             self.invalid = Some(problem);
         }
@@ -499,6 +504,7 @@ impl Command {
                     .transpose()?,
                 sigmask: self.opts.sigmask,
                 sigdefault: self.opts.sigdefault,
+                autokill: self.opts.autokill,
             },
             engine: self.engine,
             require_vfork: self.require_vfork,
@@ -506,6 +512,11 @@ impl Command {
             invalid: self.invalid.clone(),
             pre_exec: Vec::new(),
             prepared: None,
+            contain: self
+                .contain
+                .as_ref()
+                .map(|c| c.try_clone().map(Box::new))
+                .transpose()?,
         })
     }
 

@@ -66,6 +66,13 @@ pub enum Step {
     Signal,
     /// Reading the child's output.
     Output,
+    /// Setting up the child's containment before the clone (creating its
+    /// cgroup, applying limits, the session fallback); says which file or
+    /// directory.
+    Contain(String),
+    /// An operation on a contained child's process tree after the spawn
+    /// (`kill_tree`, `wait_tree`, `freeze`...); says which file.
+    Tree(String),
 }
 
 impl fmt::Display for Step {
@@ -92,6 +99,7 @@ impl fmt::Display for Step {
             Step::Wait => f.write_str("waiting"),
             Step::Signal => f.write_str("sending a signal"),
             Step::Output => f.write_str("reading its output"),
+            Step::Contain(what) | Step::Tree(what) => f.write_str(what),
         }
     }
 }
@@ -179,7 +187,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.step {
             // After the spawn: the error is about a running child.
-            Step::Wait | Step::Signal | Step::Output => {
+            Step::Wait | Step::Signal | Step::Output | Step::Tree(_) => {
                 write!(f, "child {:?}: {} failed: ", self.program, self.step)?
             }
             _ => write!(f, "spawning {:?}: {} failed: ", self.program, self.step)?,

@@ -22,6 +22,7 @@ mod stdio;
 mod sys;
 #[cfg(feature = "tokio")]
 pub mod tokio;
+mod tree;
 
 pub use child::{Child, ExitStatus, ExitStatusError, Output};
 pub use command::{Command, RLIM_INFINITY, Resource};
@@ -31,6 +32,7 @@ pub use features::{KernelFeatures, features};
 pub use pidfd::PidFd;
 pub use pool::{Pool, Variant};
 pub use stdio::{ChildStderr, ChildStdin, ChildStdout, Stdio};
+pub use tree::{CgroupDir, Containment, Usage};
 
 // The repository's README: its Rust examples are compiled as doctests.
 #[cfg(doctest)]

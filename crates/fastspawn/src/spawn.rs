@@ -35,6 +35,14 @@ struct ParentEnds {
 }
 
 pub(crate) fn spawn(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
+    if crate::tree::wants(cmd) {
+        return crate::tree::spawn(cmd, purpose);
+    }
+    spawn_plain(cmd, purpose)
+}
+
+/// A spawn without containment (`tree::spawn` lends it the cgroup).
+pub(crate) fn spawn_plain(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     if let Some(problem) = &cmd.invalid {
         return Err(Error::invalid(&cmd.program, problem.clone()));
     }
@@ -187,6 +195,8 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     );
 
     let order: &[Engine] = match *engine {
+        // CLONE_PIDFD_AUTOKILL exists only for clone3.
+        Engine::Auto if opts.autokill => &[Engine::Clone3],
         Engine::Auto => &Engine::ALL,
         Engine::Clone3 => &[Engine::Clone3],
         Engine::CloneVfork => &[Engine::CloneVfork],
@@ -274,7 +284,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
-            pidfd: purpose.pidfd_at_spawn() && *pidfd,
+            pidfd: (purpose.pidfd_at_spawn() || opts.autokill) && *pidfd,
             pre_exec: hooks,
             in_place: false,
         };
@@ -292,6 +302,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
                     wants_pidfd: *pidfd,
                     status: None,
                     engine: candidate,
+                    tree: None,
                 });
             }
             Err(Failure::Refused(errno)) if auto && engine::is_refusal(errno) => {
@@ -457,6 +468,11 @@ impl Attempt<'_> {
             pre_exec: self.pre_exec,
             // In place, an unmapped fd only goes if the execve succeeds.
             cloexec_only: self.in_place,
+            clone_flags: if self.opts.autokill {
+                sys::autokill::CLONE_PIDFD_AUTOKILL
+            } else {
+                0
+            },
         };
         if self.in_place {
             let (step, errno) = sys::child::exec_in_place(&plan);

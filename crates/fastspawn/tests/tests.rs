@@ -23,3 +23,4 @@ mod std_port;
 mod stress;
 #[cfg(feature = "tokio")]
 mod tokio_port;
+mod tree;

@@ -137,6 +137,8 @@ pub(crate) struct ChildPlan<'a> {
     /// Mark unmapped fds close-on-exec instead of closing them
     /// (`Command::exec`, which must leave the process usable on failure).
     pub cloexec_only: bool,
+    /// Extra `clone3` flags (`CLONE_PIDFD_AUTOKILL`).
+    pub clone_flags: u64,
 }
 
 /// A closure of `Command::pre_exec`.

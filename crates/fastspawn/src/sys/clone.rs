@@ -185,6 +185,7 @@ pub(crate) fn clone3(
         if share_files {
             args.flags |= libc::CLONE_FILES as u64;
         }
+        args.flags |= plan.clone_flags;
         if let Some(fd) = cgroup {
             args.flags |= CLONE_INTO_CGROUP;
             args.cgroup = fd as u64;

@@ -14,6 +14,8 @@
 //!   a bare `RawFd` appears only in the plan handed to the child.
 //! - Each `unsafe` block carries a `// SAFETY:` comment saying why it holds.
 
+pub(crate) mod autokill;
+pub(crate) mod cgroup;
 pub(crate) mod child;
 pub(crate) mod clone;
 pub(crate) mod cstr;

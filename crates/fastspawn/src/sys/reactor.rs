@@ -21,3 +21,16 @@ pub(crate) fn register_pidfd(pidfd: OwnedFd) -> Result<AsyncFd<OwnedFd>, (io::Er
         (cause, inner)
     })
 }
+
+/// Watches a cgroup's `cgroup.events` for a change (`POLLPRI`, which
+/// cgroupfs raises on every change of the file). The `Events` owns its fd
+/// and never replaces it, as the header requires.
+pub(crate) fn register_cgroup_events(
+    events: super::cgroup::Events,
+) -> io::Result<AsyncFd<super::cgroup::Events>> {
+    // SAFETY: see the file header; the fd is owned by the Events inside the AsyncFd.
+    unsafe { AsyncFd::register_with_interest(events, Interest::PRIORITY) }.map_err(|err| {
+        let (_, cause) = err.into_parts();
+        cause
+    })
+}

@@ -27,12 +27,14 @@ pub struct Child {
     pub stdout: Option<ChildStdout>,
     /// The parent's end of the child's stderr, when piped.
     pub stderr: Option<ChildStderr>,
-    program: Arc<OsStr>,
+    pub(super) program: Arc<OsStr>,
     pid: i32,
     pidfd: Option<AsyncFd<OwnedFd>>,
-    status: Option<ExitStatus>,
+    pub(super) status: Option<ExitStatus>,
     engine: Engine,
     kill_on_drop: bool,
+    /// The contained tree (see `tree.rs`); killed on drop with `kill_on_drop`.
+    pub(super) tree: Option<Box<crate::tree::Tree>>,
 }
 
 /// Hands a child nobody will wait for to the background reaper, killing it
@@ -40,6 +42,9 @@ pub struct Child {
 pub(crate) fn abandon(mut child: crate::Child, kill: bool) {
     if kill {
         let _ = child.kill();
+        if child.containment().is_some() {
+            let _ = child.kill_tree(libc::SIGKILL);
+        }
     }
     drop((child.stdin.take(), child.stdout.take(), child.stderr.take()));
     if child.status.is_none() {
@@ -106,6 +111,7 @@ impl Child {
             status: child.status,
             engine: child.engine,
             kill_on_drop,
+            tree: child.tree.take(),
         })
     }
 
@@ -266,6 +272,9 @@ impl Drop for Child {
         }
         if self.kill_on_drop {
             let _ = self.start_kill();
+            if let Some(tree) = &self.tree {
+                let _ = tree.kill(&self.program, libc::SIGKILL, false);
+            }
         }
         let pidfd = self.pidfd.take().map(AsyncFd::into_inner);
         reaper::adopt(Orphan {

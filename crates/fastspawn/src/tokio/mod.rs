@@ -21,6 +21,7 @@
 
 mod child;
 mod command;
+mod tree;
 
 pub use child::{Child, ChildStderr, ChildStdin, ChildStdout};
 pub use command::Command;
