@@ -43,7 +43,7 @@ pub fn features() -> KernelFeatures {
         clone3_cgroup_refused: probed.clone3
             && crate::engine::clone3_usable(false)
             && !crate::engine::clone3_usable(true),
-        pidfd: probed.pidfd,
+        pidfd: crate::engine::pidfd_usable(),
         close_range: probed.close_range,
     }
 }
