@@ -117,8 +117,10 @@ pub(crate) struct ChildOptions {
     pub cgroup: Option<OwnedFd>,
     /// Signals blocked in the child (as a kernel sigset: bit `n-1` is signal `n`).
     pub sigmask: u64,
-    /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
+    /// Extra signals reset to `SIG_DFL` (SIGPIPE too, unless `keep_sigpipe`).
     pub sigdefault: u64,
+    /// Leave SIGPIPE's disposition as the parent has it (`restore_sigpipe(false)`).
+    pub keep_sigpipe: bool,
 }
 
 /// A process to start, shaped like [`std::process::Command`].
@@ -396,6 +398,15 @@ impl Command {
         self.changed()
     }
 
+    /// Whether the child gets SIGPIPE's default action back when the parent
+    /// ignores it (default `true`, as std). With `false` the child inherits
+    /// the parent's disposition, as Python's `subprocess` does with
+    /// `restore_signals=False`.
+    pub fn restore_sigpipe(&mut self, on: bool) -> &mut Command {
+        self.opts.keep_sigpipe = !on;
+        self.changed()
+    }
+
     /// Chooses how the child is created (default [`Engine::Auto`]).
     pub fn engine(&mut self, engine: Engine) -> &mut Command {
         self.engine = engine;
@@ -471,6 +482,7 @@ impl Command {
                     .transpose()?,
                 sigmask: self.opts.sigmask,
                 sigdefault: self.opts.sigdefault,
+                keep_sigpipe: self.opts.keep_sigpipe,
             },
             engine: self.engine,
             require_vfork: self.require_vfork,

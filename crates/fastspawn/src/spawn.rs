@@ -338,7 +338,11 @@ impl Attempt<'_> {
                 0
             },
             reset_handlers: engine == Engine::CloneVfork,
-            sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
+            sigdefault: if self.opts.keep_sigpipe {
+                self.opts.sigdefault
+            } else {
+                self.opts.sigdefault | 1 << (libc::SIGPIPE - 1)
+            },
             sigmask: self.opts.sigmask,
             report: &slot,
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
