@@ -43,12 +43,12 @@ impl Child {
 
     /// Reaps the child if it has exited; never blocks for long (the lock
     /// is only ever held for a non-blocking call).
-    fn reap(&self) -> PyResult<Option<i32>> {
+    fn reap(&self, py: Python<'_>) -> PyResult<Option<i32>> {
         let mut child = self.lock();
         child
             .try_wait()
             .map(|status| status.map(|s| s.into_raw()))
-            .map_err(|e| errors::from_fastspawn(e, None, None))
+            .map_err(|e| errors::from_fastspawn(py, e, None))
     }
 }
 
@@ -94,7 +94,7 @@ impl Child {
     fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<i32>> {
         let deadline = timeout.map(|t| Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)));
         loop {
-            if let Some(status) = self.reap()? {
+            if let Some(status) = self.reap(py)? {
                 return Ok(Some(status));
             }
             let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -124,17 +124,17 @@ impl Child {
     }
 
     /// The raw wait status if the child has exited, else `None`; never blocks.
-    fn poll(&self) -> PyResult<Option<i32>> {
-        self.reap()
+    fn poll(&self, py: Python<'_>) -> PyResult<Option<i32>> {
+        self.reap(py)
     }
 
     /// Sends `signal` through the pidfd. A child already reaped is not
     /// signalled (its pid may belong to another process by now).
-    fn send_signal(&self, signal: i32) -> PyResult<()> {
+    fn send_signal(&self, py: Python<'_>, signal: i32) -> PyResult<()> {
         let mut child = self.lock();
         child
             .send_signal(signal)
-            .map_err(|e| errors::from_fastspawn(e, None, None))
+            .map_err(|e| errors::from_fastspawn(py, e, None))
     }
 
     fn __repr__(&self) -> String {

@@ -191,7 +191,12 @@ pub fn spawn(
     } else {
         py.detach(|| cmd.spawn())
     };
-    started
-        .map(Child::new)
-        .map_err(|e| errors::from_fastspawn(e, Some(&exe_name), Some(&cwd_name)))
+    started.map(Child::new).map_err(|e| {
+        let names = errors::Names {
+            exe: &exe_name,
+            cwd: &cwd_name,
+            cwd_path: cwd.as_ref().map(os),
+        };
+        errors::from_fastspawn(py, e, Some(&names))
+    })
 }

@@ -73,6 +73,20 @@ def _fsencode(value, what):
     return encoded
 
 
+_ID_MAX = 2**32 - 2  # (uid_t)-1 means "unchanged" to the kernel
+
+
+def _check_id(value, what, too_big=OverflowError):
+    """CPython's errors for ids: ValueError below 0, OverflowError above
+    uid_t (ValueError for extra_groups)."""
+    if value is None:
+        return
+    if value < 0:
+        raise ValueError(f"{what} {value} is negative")
+    if value > _ID_MAX:
+        raise too_big(f"{what} {value} is too large for an id")
+
+
 def _fileno(obj, what):
     if isinstance(obj, bool):
         raise TypeError(f"{what}: expected an fd or an object with fileno(), not bool")
@@ -239,6 +253,10 @@ class Popen(_std.Popen):
             mapped = [(fd, fd) for fd in sorted(map(int, pass_fds))]
             taken = {child for child, _ in fds}
             mapped = [m for m in mapped if m[0] not in taken] + fds
+            _check_id(uid, "user")
+            _check_id(gid, "group")
+            for group in gids or ():
+                _check_id(group, "extra_groups: group", ValueError)
             if gids is None and uid is not None and os.geteuid() == 0:
                 # CPython leaves the supplementary groups alone when only
                 # user= is given; fastspawn would drop them, so say them.
@@ -379,8 +397,9 @@ def check_call(*popenargs, **kwargs):
 
 def check_output(*popenargs, timeout=None, **kwargs):
     """``subprocess.check_output``: the command's stdout, or CalledProcessError."""
-    if "stdout" in kwargs:
-        raise ValueError("stdout argument not allowed, it will be overridden.")
+    for name in ("stdout", "check"):
+        if name in kwargs:
+            raise ValueError(f"{name} argument not allowed, it will be overridden.")
     if "input" in kwargs and kwargs["input"] is None:
         textual = kwargs.get("universal_newlines") or kwargs.get("text")
         textual = textual or kwargs.get("encoding") or kwargs.get("errors")
