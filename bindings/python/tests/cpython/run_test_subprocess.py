@@ -18,7 +18,9 @@ import fastspawn.subprocess as fs
 # Each of these replaces a private function CPython's Popen calls
 # (_fork_exec, os.waitpid) with a mock and checks how Popen reacts; fastspawn's
 # Popen never calls them, so the mock is never reached.
-_MOCKS_FORK_EXEC = "mocks subprocess._fork_exec (CPython's C spawner), which fastspawn does not call"
+_MOCKS_FORK_EXEC = (
+    "mocks subprocess._fork_exec (CPython's C spawner), which fastspawn does not call"
+)
 EXCLUDED = {
     "ProcessTestCase.test__use_vfork": _MOCKS_FORK_EXEC,
     "ProcessTestCaseNoPoll.test__use_vfork": _MOCKS_FORK_EXEC,
