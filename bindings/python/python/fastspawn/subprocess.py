@@ -115,8 +115,10 @@ def _check_extras(pdeathsig, rlimits, cgroup, fds):
             res, value = entry
             if isinstance(value, int):
                 soft = hard = value
-            else:
+            elif isinstance(value, (tuple, list)) and len(value) == 2:
                 soft, hard = value
+            else:
+                raise TypeError(f"rlimits: expected a limit or (soft, hard), got {value!r}")
             for number in (res, soft, hard):
                 if isinstance(number, bool) or not isinstance(number, int):
                     raise TypeError(f"rlimits: expected ints, got {entry!r}")
