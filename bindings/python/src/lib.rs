@@ -9,6 +9,7 @@
 
 #![deny(unsafe_code)]
 
+mod aio;
 mod child;
 mod errors;
 mod spawn;
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<child::Child>()?;
+    m.add_class::<aio::Spawner>()?;
     m.add_function(wrap_pyfunction!(spawn::spawn, m)?)?;
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! kernel sends that signal when the *thread* that created the child exits,
 //! and a Python worker thread may exit long before the process does.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::os::fd::RawFd;
 use std::os::unix::ffi::OsStrExt;
 
@@ -82,38 +82,111 @@ fn inheritable_fds() -> PyResult<Vec<RawFd>> {
     Ok(fds)
 }
 
-/// Starts a child. Arguments are positional and pre-checked by
-/// `fastspawn.subprocess`; `exe_name` and `cwd_name` are what the caller
-/// called the program and the directory, for the exception's `filename`.
-#[pyfunction]
-#[pyo3(signature = (
-    executable, argv, env, cwd, stdio, fds, close_fds, setsid, pgroup, uid, gid, groups,
-    umask, restore_signals, pdeathsig, rlimits, cgroup, require_vfork, exe_name, cwd_name
-))]
-#[allow(clippy::too_many_arguments)]
-pub fn spawn(
-    py: Python<'_>,
-    executable: Bound<'_, PyBytes>,
-    argv: Vec<Bound<'_, PyBytes>>,
-    env: Option<Vec<(Bound<'_, PyBytes>, Bound<'_, PyBytes>)>>,
-    cwd: Option<Bound<'_, PyBytes>>,
-    stdio: (RawFd, RawFd, RawFd),
-    fds: Vec<(RawFd, RawFd)>,
-    close_fds: bool,
-    setsid: bool,
-    pgroup: Option<i32>,
-    uid: Option<u32>,
-    gid: Option<u32>,
-    groups: Option<Vec<u32>>,
-    umask: Option<u32>,
-    restore_signals: bool,
-    pdeathsig: Option<i32>,
-    rlimits: Vec<(i32, i64, i64)>,
-    cgroup: Option<RawFd>,
-    require_vfork: bool,
-    exe_name: Bound<'_, PyAny>,
-    cwd_name: Bound<'_, PyAny>,
-) -> PyResult<Child> {
+/// A spawn request as `fastspawn.subprocess` encodes it: one tuple, in
+/// this order (bytes for every path, string and variable; ints for fds;
+/// `None` for "not set").
+#[derive(FromPyObject)]
+pub struct Request<'py>(
+    /// The program to execute (argv\[0\] when it has no `/`: looked up in PATH).
+    Bound<'py, PyBytes>,
+    /// argv, argv\[0\] first.
+    Vec<Bound<'py, PyBytes>>,
+    /// The whole environment, or `None` to inherit this process's.
+    Option<Vec<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>>,
+    /// The working directory.
+    Option<Bound<'py, PyBytes>>,
+    /// The fds that become the child's stdin, stdout and stderr (-1: inherit).
+    (RawFd, RawFd, RawFd),
+    /// `(child fd, parent fd)` mappings (pass_fds and fds=).
+    Vec<(RawFd, RawFd)>,
+    /// close_fds: `false` hands on every inheritable fd as it is.
+    bool,
+    /// The options applied in the child.
+    Options,
+    /// What the caller called the program and the working directory
+    /// (for the exception's `filename`).
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
+/// The options of a [`Request`] applied in the child, in this order.
+#[derive(FromPyObject)]
+pub struct Options(
+    /// start_new_session.
+    bool,
+    /// process_group.
+    Option<i32>,
+    /// user, group, extra_groups.
+    Option<u32>,
+    Option<u32>,
+    Option<Vec<u32>>,
+    /// umask.
+    Option<u32>,
+    /// restore_signals.
+    bool,
+    /// pdeathsig.
+    Option<i32>,
+    /// rlimits: `(resource, soft, hard)`, -1 for infinity.
+    Vec<(i32, i64, i64)>,
+    /// An fd open on the cgroup2 directory to start in.
+    Option<RawFd>,
+    /// require_vfork.
+    bool,
+);
+
+/// The names a spawn error reports, kept past the GIL (for errors that
+/// arrive from a spawner thread).
+pub struct Names {
+    exe: Py<PyAny>,
+    cwd: Py<PyAny>,
+    cwd_path: Option<OsString>,
+}
+
+impl Names {
+    pub fn error(&self, py: Python<'_>, err: fastspawn::Error) -> PyErr {
+        let names = errors::Names {
+            exe: self.exe.bind(py),
+            cwd: self.cwd.bind(py),
+            cwd_path: self.cwd_path.as_deref(),
+        };
+        errors::from_fastspawn(py, err, Some(&names))
+    }
+}
+
+/// A command ready to spawn.
+pub struct Built {
+    pub cmd: Command,
+    /// Whether the spawn must run on a spawner thread (pdeathsig).
+    pub on_pool: bool,
+    pub names: Names,
+}
+
+/// Builds the command of `req`, duplicating every fd it names now.
+pub fn build(req: Request<'_>) -> PyResult<Built> {
+    let Request(
+        executable,
+        argv,
+        env,
+        cwd,
+        (stdin, stdout, stderr),
+        fds,
+        close_fds,
+        Options(
+            setsid,
+            pgroup,
+            uid,
+            gid,
+            groups,
+            umask,
+            restore_signals,
+            pdeathsig,
+            rlimits,
+            cgroup,
+            require_vfork,
+        ),
+        exe_name,
+        cwd_name,
+    ) = req;
     let mut cmd = Command::new(os(&executable));
     if let Some(arg0) = argv.first() {
         cmd.arg0(os(arg0));
@@ -126,7 +199,6 @@ pub fn spawn(
     if let Some(dir) = &cwd {
         cmd.current_dir(os(dir));
     }
-    let (stdin, stdout, stderr) = stdio;
     if stdin >= 0 {
         cmd.stdin(Stdio::from(dup(stdin)?));
     }
@@ -179,8 +251,27 @@ pub fn spawn(
         cmd.cgroup(dup(dir)?);
     }
     cmd.require_vfork(require_vfork);
+    Ok(Built {
+        cmd,
+        on_pool: pdeathsig.is_some(),
+        names: Names {
+            exe: exe_name.unbind(),
+            cwd: cwd_name.unbind(),
+            cwd_path: cwd.as_ref().map(|c| os(c).to_owned()),
+        },
+    })
+}
 
-    let started = if pdeathsig.is_some() {
+/// Starts a child and returns its [`Child`]; the GIL is released for the
+/// spawn. See [`Request`] for the argument.
+#[pyfunction]
+pub fn spawn(py: Python<'_>, request: Request<'_>) -> PyResult<Child> {
+    let Built {
+        mut cmd,
+        on_pool,
+        names,
+    } = build(request)?;
+    let started = if on_pool {
         py.detach(move || {
             let (tx, rx) = std::sync::mpsc::channel();
             fastspawn::Pool::global().run(move || {
@@ -191,12 +282,5 @@ pub fn spawn(
     } else {
         py.detach(|| cmd.spawn())
     };
-    started.map(Child::new).map_err(|e| {
-        let names = errors::Names {
-            exe: &exe_name,
-            cwd: &cwd_name,
-            cwd_path: cwd.as_ref().map(os),
-        };
-        errors::from_fastspawn(py, e, Some(&names))
-    })
+    started.map(Child::new).map_err(|e| names.error(py, e))
 }

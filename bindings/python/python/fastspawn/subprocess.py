@@ -141,6 +141,129 @@ def _check_extras(pdeathsig, rlimits, cgroup, fds):
     return pdeathsig, limits, cgroup, mapping
 
 
+def _start(
+    start, args, executable, shell, cwd, env, stdio, pass_fds, close_fds,
+    start_new_session, process_group, uid, gid, gids, umask, restore_signals, extras,
+):  # fmt: skip
+    """Checks and encodes a spawn as CPython's ``_execute_child`` would, and
+    hands the request to ``start`` (``_fastspawn.spawn``, or a ``Spawner``'s
+    ``submit``). ``stdio`` is the fds of the child's stdin, stdout and
+    stderr (-1: inherit); ``extras`` comes from ``_check_extras``."""
+    if isinstance(args, (str, bytes)):
+        args = [args]
+    elif isinstance(args, os.PathLike):
+        if shell:
+            raise TypeError("path-like args is not allowed when shell is true")
+        args = [args]
+    else:
+        args = list(args)
+    if shell:
+        args = [_SHELL, "-c", *args]
+        if executable:
+            args[0] = executable
+    if executable is None:
+        executable = args[0]
+    sys.audit("subprocess.Popen", executable, args, cwd, env)
+
+    argv = [_fsencode(arg, "args") for arg in args]
+    env_list = None
+    if env is not None:
+        env_list = []
+        for key, value in env.items():
+            key = _fsencode(key, "env")
+            if b"=" in key:
+                raise ValueError("illegal environment variable name")
+            env_list.append((key, _fsencode(value, "env")))
+    exe = _fsencode(executable, "executable")
+    cwd_bytes = None if cwd is None else _fsencode(cwd, "cwd")
+    pdeathsig, rlimits, cgroup, fds, require_vfork = extras
+    mapped = [(fd, fd) for fd in sorted(map(int, pass_fds))]
+    taken = {child for child, _ in fds}
+    mapped = [m for m in mapped if m[0] not in taken] + fds
+    _check_id(uid, "user")
+    _check_id(gid, "group")
+    for group in gids or ():
+        _check_id(group, "extra_groups: group", ValueError)
+    if gids is None and uid is not None and os.geteuid() == 0:
+        # CPython leaves the supplementary groups alone when only user= is
+        # given; fastspawn would drop them, so it is told to keep them.
+        gids = os.getgroups()
+    cgroup_fd, own_cgroup = cgroup, False
+    if cgroup is not None and not isinstance(cgroup, int):
+        cgroup_fd = os.open(cgroup, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        own_cgroup = True
+    options = (
+        bool(start_new_session),
+        None if process_group is None or process_group < 0 else process_group,
+        uid,
+        gid,
+        None if gids is None else list(gids),
+        None if umask is None or umask < 0 else umask,
+        bool(restore_signals),
+        pdeathsig,
+        rlimits,
+        cgroup_fd,
+        require_vfork,
+    )
+    try:
+        return start(
+            (
+                exe,
+                argv,
+                env_list,
+                cwd_bytes,
+                stdio,
+                mapped,
+                bool(close_fds),
+                options,
+                executable,
+                cwd,
+            )
+        )
+    finally:
+        if own_cgroup:
+            os.close(cgroup_fd)
+
+
+def _resolve_ids(user, group, extra_groups):
+    """user=, group= and extra_groups= as CPython's Popen resolves them:
+    names through pwd and grp, ints as they are."""
+    uid = gid = gids = None
+    if extra_groups is not None:
+        import grp
+
+        gids = []
+        for g in extra_groups:
+            if isinstance(g, str):
+                try:
+                    gids.append(grp.getgrnam(g).gr_gid)
+                except KeyError:
+                    raise ValueError(f"Group {g!r} not found.") from None
+            elif isinstance(g, int):
+                gids.append(g)
+            else:
+                raise TypeError(f"Items in extra_groups must be a str or int, not {type(g)}")
+    if group is not None:
+        import grp
+
+        if isinstance(group, str):
+            gid = grp.getgrnam(group).gr_gid
+        elif isinstance(group, int):
+            gid = group
+        else:
+            raise TypeError(f"Group must be a string or an integer, not {type(group)}")
+    if user is not None:
+        import pwd
+
+        if isinstance(user, str):
+            uid = pwd.getpwnam(user).pw_uid
+        elif isinstance(user, int):
+            uid = user
+        else:
+            raise TypeError("User must be a string or an integer")
+    return uid, gid, gids
+
+
 class Popen(_std.Popen):
     """``subprocess.Popen``, started by fastspawn.
 
@@ -223,76 +346,13 @@ class Popen(_std.Popen):
             )  # fmt: skip
             return
 
-        if isinstance(args, (str, bytes)):
-            args = [args]
-        elif isinstance(args, os.PathLike):
-            if shell:
-                raise TypeError("path-like args is not allowed when shell is true")
-            args = [args]
-        else:
-            args = list(args)
-        if shell:
-            args = [_SHELL, "-c", *args]
-            if executable:
-                args[0] = executable
-        if executable is None:
-            executable = args[0]
-        sys.audit("subprocess.Popen", executable, args, cwd, env)
-
         try:
-            argv = [_fsencode(arg, "args") for arg in args]
-            env_list = None
-            if env is not None:
-                env_list = []
-                for key, value in env.items():
-                    key = _fsencode(key, "env")
-                    if b"=" in key:
-                        raise ValueError("illegal environment variable name")
-                    env_list.append((key, _fsencode(value, "env")))
-            exe = _fsencode(executable, "executable")
-            cwd_bytes = None if cwd is None else _fsencode(cwd, "cwd")
-            pdeathsig, rlimits, cgroup, fds, require_vfork = self._fs_extras
-            mapped = [(fd, fd) for fd in sorted(map(int, pass_fds))]
-            taken = {child for child, _ in fds}
-            mapped = [m for m in mapped if m[0] not in taken] + fds
-            _check_id(uid, "user")
-            _check_id(gid, "group")
-            for group in gids or ():
-                _check_id(group, "extra_groups: group", ValueError)
-            if gids is None and uid is not None and os.geteuid() == 0:
-                # CPython leaves the supplementary groups alone when only
-                # user= is given; fastspawn would drop them, so say them.
-                gids = os.getgroups()
-            cgroup_fd, own_cgroup = cgroup, False
-            if cgroup is not None and not isinstance(cgroup, int):
-                cgroup_fd = os.open(cgroup, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-                own_cgroup = True
-            try:
-                child = _fastspawn.spawn(
-                    exe,
-                    argv,
-                    env_list,
-                    cwd_bytes,
-                    (p2cread, c2pwrite, errwrite),
-                    mapped,
-                    bool(close_fds),
-                    bool(start_new_session),
-                    None if process_group is None or process_group < 0 else process_group,
-                    uid,
-                    gid,
-                    None if gids is None else list(gids),
-                    None if umask is None or umask < 0 else umask,
-                    bool(restore_signals),
-                    pdeathsig,
-                    rlimits,
-                    cgroup_fd,
-                    require_vfork,
-                    executable,
-                    cwd,
-                )
-            finally:
-                if own_cgroup:
-                    os.close(cgroup_fd)
+            child = _start(
+                _fastspawn.spawn,
+                args, executable, shell, cwd, env, (p2cread, c2pwrite, errwrite),
+                pass_fds, close_fds, start_new_session, process_group,
+                uid, gid, gids, umask, restore_signals, self._fs_extras,
+            )  # fmt: skip
         finally:
             self._close_pipe_fds(p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite)
         self.pid = child.pid
