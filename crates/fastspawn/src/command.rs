@@ -129,10 +129,12 @@ pub(crate) struct ChildOptions {
     /// Signals blocked in the child (as a kernel sigset: bit `n-1` is
     /// signal `n`); `None`: the spawning thread's mask, as std.
     pub sigmask: Option<u64>,
-    /// Extra signals reset to `SIG_DFL` (SIGPIPE always is).
+    /// Extra signals reset to `SIG_DFL` (SIGPIPE too, unless `keep_sigpipe`).
     pub sigdefault: u64,
     /// `CLONE_PIDFD_AUTOKILL` (see `tree/options.rs`).
     pub autokill: bool,
+    /// Leave SIGPIPE's disposition as the parent has it (`restore_sigpipe(false)`).
+    pub keep_sigpipe: bool,
 }
 
 /// A process to start, shaped like [`std::process::Command`].
@@ -420,6 +422,15 @@ impl Command {
         self.changed()
     }
 
+    /// Whether the child gets SIGPIPE's default action back when the parent
+    /// ignores it (default `true`, as std). With `false` the child inherits
+    /// the parent's disposition, as Python's `subprocess` does with
+    /// `restore_signals=False`.
+    pub fn restore_sigpipe(&mut self, on: bool) -> &mut Command {
+        self.opts.keep_sigpipe = !on;
+        self.changed()
+    }
+
     /// Chooses how the child is created (default [`Engine::Auto`]).
     pub fn engine(&mut self, engine: Engine) -> &mut Command {
         self.engine = engine;
@@ -505,6 +516,7 @@ impl Command {
                 sigmask: self.opts.sigmask,
                 sigdefault: self.opts.sigdefault,
                 autokill: self.opts.autokill,
+                keep_sigpipe: self.opts.keep_sigpipe,
             },
             engine: self.engine,
             require_vfork: self.require_vfork,

@@ -461,7 +461,11 @@ impl Attempt<'_> {
                 || (engine == Engine::Fork
                     && !self.in_place
                     && (self.pre_exec.is_some() || !engine::clone3_usable(false))),
-            sigdefault: self.opts.sigdefault | 1 << (libc::SIGPIPE - 1),
+            sigdefault: if self.opts.keep_sigpipe {
+                self.opts.sigdefault
+            } else {
+                self.opts.sigdefault | 1 << (libc::SIGPIPE - 1)
+            },
             sigmask: self.opts.sigmask,
             report: &slot,
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),

@@ -167,6 +167,7 @@ fn signal_default_and_sigpipe(engine: Engine) {
         probe_cmd(Vec::<&str>::new()).signal_default(&[libc::SIGINT]),
         engine,
     );
+    let kept = state(probe_cmd(Vec::<&str>::new()).restore_sigpipe(false), engine);
     let reference =
         util::State::parse(&util::std_probe_cmd(["state"]).output().expect("std").stdout);
     set_disposition(libc::SIGINT, old);
@@ -182,6 +183,11 @@ fn signal_default_and_sigpipe(engine: Engine) {
         reset_ign & pipe_bit,
         0,
         "SIGPIPE ignored in the child: sigign={reset_ign:016x}"
+    );
+    assert_eq!(
+        kept.hex("sigign") & pipe_bit,
+        pipe_bit,
+        "restore_sigpipe(false) keeps the parent's ignored SIGPIPE"
     );
     assert_eq!(
         plain_ign & int_bit,

@@ -1,0 +1,357 @@
+"""``asyncio.create_subprocess_exec`` and ``create_subprocess_shell`` on fastspawn.
+
+The returned object has ``asyncio.subprocess.Process``'s API (``pid``,
+``returncode``, ``stdin``/``stdout``/``stderr`` streams, ``wait``,
+``communicate``, ``send_signal``, ``terminate``, ``kill``), but:
+
+- the event loop never runs a clone or an exec: it encodes the request and
+  hands it to one of fastspawn's spawner threads; the finished spawns of a
+  loop come back through one eventfd the loop watches (``add_reader``), so a
+  burst of spawns wakes the loop once;
+- the exit of a child arrives through its pidfd, registered with the loop
+  (``add_reader``): no SIGCHLD handler, no child watcher, no thread per
+  child, and no other library's children are reaped by mistake.
+
+It works on any loop with ``add_reader`` (the default selector loops,
+uvloop). The keywords are those of ``asyncio.create_subprocess_exec`` (the
+``subprocess.Popen`` arguments asyncio accepts) plus fastspawn's
+``pdeathsig``, ``rlimits``, ``cgroup``, ``fds`` and ``require_vfork``.
+``preexec_fn`` is refused: it needs a fork, and a fork here would run on a
+spawner thread.
+"""
+
+import asyncio
+import itertools
+import os
+import subprocess as _std
+import weakref
+from asyncio import streams
+
+from . import _fastspawn
+from .subprocess import _check_extras, _resolve_ids, _start
+
+PIPE = _std.PIPE
+STDOUT = _std.STDOUT
+DEVNULL = _std.DEVNULL
+
+__all__ = ["create_subprocess_exec", "create_subprocess_shell", "Process", "PIPE", "STDOUT",
+           "DEVNULL"]  # fmt: skip
+
+_DEFAULT_LIMIT = 2**16
+
+
+class _LoopSpawner:
+    """The spawner of one event loop: submits requests, resolves futures."""
+
+    def __init__(self, loop):
+        self._spawner = _fastspawn.Spawner()
+        self._pending = {}
+        self._tokens = itertools.count()
+        self._loop = weakref.ref(loop)
+        loop.add_reader(self._spawner.fileno(), self._drain)
+
+    def submit(self, loop, start_args):
+        token = next(self._tokens)
+        future = loop.create_future()
+        _start(lambda request: self._spawner.submit(token, request), *start_args)
+        self._pending[token] = future
+        return future
+
+    def _drain(self):
+        for token, ok, value in self._spawner.drain():
+            future = self._pending.pop(token, None)
+            if future is None or future.done():
+                # The awaiting task was cancelled: nobody will own this child.
+                if ok:
+                    _abandon(self._loop(), value)
+            elif ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
+_spawners = weakref.WeakKeyDictionary()
+
+
+def _spawner(loop):
+    spawner = _spawners.get(loop)
+    if spawner is None:
+        spawner = _spawners[loop] = _LoopSpawner(loop)
+    return spawner
+
+
+def _abandon(loop, child):
+    """Kills a child whose spawn was cancelled and reaps it when it exits."""
+    try:
+        child.send_signal(9)
+    except OSError:
+        pass
+    if loop is None or loop.is_closed() or child.pidfd is None:
+        return
+
+    def reap():
+        if child.poll() is not None:
+            loop.remove_reader(child.pidfd)
+
+    loop.add_reader(child.pidfd, reap)
+
+
+class _PipeReader(streams.StreamReaderProtocol):
+    def __init__(self, reader, loop, process):
+        super().__init__(reader, loop=loop)
+        self._process = process
+
+    def connection_lost(self, exc):
+        super().connection_lost(exc)
+        self._process._pipe_closed()
+
+
+class _PipeWriter(streams.FlowControlMixin):
+    def __init__(self, loop, process):
+        super().__init__(loop=loop)
+        self._process = process
+
+    def connection_lost(self, exc):
+        super().connection_lost(exc)
+        self._process._pipe_closed()
+
+
+class Process:
+    """A child started by ``create_subprocess_exec``/``_shell``, with
+    ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
+
+    def __init__(self, child, loop):
+        self._child = child
+        self._loop = loop
+        self.pid = child.pid
+        self.pidfd = child.pidfd
+        self.engine = child.engine
+        self.returncode = None
+        self.stdin = self.stdout = self.stderr = None
+        self._transports = {}
+        self._pipes_open = 0
+        self._exit = loop.create_future()
+        if child.pidfd is not None:
+            loop.add_reader(child.pidfd, self._check_exit)
+        else:  # no pidfds (Linux < 5.3): a thread waits
+            waiting = loop.run_in_executor(None, child.wait)
+            waiting.add_done_callback(lambda _: self._check_exit())
+
+    def __repr__(self):
+        return f"<{self.__class__.__name__} {self.pid}>"
+
+    def _check_exit(self):
+        status = self._child.poll()
+        if status is None:
+            return
+        if self.pidfd is not None:
+            self._loop.remove_reader(self.pidfd)
+        self.returncode = os.waitstatus_to_exitcode(status)
+        if not self._exit.done():
+            self._exit.set_result(self.returncode)
+
+    def _pipe_closed(self):
+        self._pipes_open -= 1
+
+    async def _connect(self, limit, stdin, stdout, stderr):
+        loop = self._loop
+        try:
+            if stdin is not None:
+                transport, protocol = await loop.connect_write_pipe(
+                    lambda: _PipeWriter(loop, self), os.fdopen(stdin, "wb", 0)
+                )
+                stdin = None
+                self._pipes_open += 1
+                self._transports[0] = transport
+                self.stdin = streams.StreamWriter(transport, protocol, None, loop)
+            for fd, end in ((1, stdout), (2, stderr)):
+                if end is None:
+                    continue
+                reader = streams.StreamReader(limit=limit, loop=loop)
+                file = os.fdopen(end, "rb", 0)
+                if fd == 1:
+                    stdout = None
+                else:
+                    stderr = None
+                transport, _ = await loop.connect_read_pipe(
+                    lambda r=reader: _PipeReader(r, loop, self), file
+                )
+                self._pipes_open += 1
+                self._transports[fd] = transport
+                if fd == 1:
+                    self.stdout = reader
+                else:
+                    self.stderr = reader
+        finally:
+            for end in (stdin, stdout, stderr):
+                if end is not None:
+                    os.close(end)
+
+    async def wait(self):
+        """Waits for the child to exit; returns its return code."""
+        return await asyncio.shield(self._exit)
+
+    def _check_alive(self):
+        # asyncio raises ProcessLookupError once the child has exited and
+        # its pipes are closed (its transport is then closed).
+        if self.returncode is not None and self._pipes_open <= 0:
+            raise ProcessLookupError()
+
+    def send_signal(self, sig):
+        """Sends ``sig`` through the pidfd."""
+        self._check_alive()
+        if self.returncode is None:
+            self._check_exit()
+        if self.returncode is None:
+            self._child.send_signal(sig)
+
+    def terminate(self):
+        self.send_signal(15)
+
+    def kill(self):
+        self.send_signal(9)
+
+    async def _feed_stdin(self, input):
+        try:
+            self.stdin.write(input)
+            await self.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # as asyncio: communicate() ignores a child that stopped reading
+        self.stdin.close()
+
+    async def _noop(self):
+        return None
+
+    async def _read_stream(self, fd):
+        stream = self.stdout if fd == 1 else self.stderr
+        output = await stream.read()
+        self._transports[fd].close()
+        return output
+
+    async def communicate(self, input=None):
+        """Sends ``input``, reads stdout and stderr to their ends, waits."""
+        stdin = self._feed_stdin(input) if input is not None else self._noop()
+        stdout = self._read_stream(1) if self.stdout is not None else self._noop()
+        stderr = self._read_stream(2) if self.stderr is not None else self._noop()
+        _, stdout, stderr = await asyncio.gather(stdin, stdout, stderr)
+        await self.wait()
+        return (stdout, stderr)
+
+
+def _fileno(obj):
+    return obj if isinstance(obj, int) else obj.fileno()
+
+
+async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
+    loop = asyncio.get_running_loop()
+    for name, wrong in (("universal_newlines", lambda v: v), ("text", lambda v: v),
+                        ("encoding", lambda v: v is not None),
+                        ("errors", lambda v: v is not None)):  # fmt: skip
+        if wrong(kwds.pop(name, None)):
+            raise ValueError(
+                f"{name} must be {'None' if name in ('encoding', 'errors') else 'False'}"
+            )
+    if kwds.pop("bufsize", 0) != 0:
+        raise ValueError("bufsize must be 0")
+    if kwds.pop("preexec_fn", None) is not None:
+        raise ValueError("fastspawn.asyncio does not run preexec_fn (it needs a fork)")
+    executable = kwds.pop("executable", None)
+    close_fds = kwds.pop("close_fds", True)
+    pass_fds = kwds.pop("pass_fds", ())
+    if pass_fds:
+        close_fds = True
+    cwd = kwds.pop("cwd", None)
+    env = kwds.pop("env", None)
+    restore_signals = kwds.pop("restore_signals", True)
+    start_new_session = kwds.pop("start_new_session", False)
+    process_group = kwds.pop("process_group", None)
+    umask = kwds.pop("umask", -1)
+    uid, gid, gids = _resolve_ids(kwds.pop("user", None), kwds.pop("group", None),
+                                  kwds.pop("extra_groups", None))  # fmt: skip
+    extras = _check_extras(kwds.pop("pdeathsig", None), kwds.pop("rlimits", None),
+                           kwds.pop("cgroup", None), kwds.pop("fds", None))  # fmt: skip
+    extras = (*extras, bool(kwds.pop("require_vfork", False)))
+    for name in ("startupinfo", "creationflags", "pipesize"):
+        kwds.pop(name, None)
+    if kwds:
+        name = next(iter(kwds))
+        raise TypeError(f"create_subprocess_exec() got an unexpected keyword argument {name!r}")
+
+    parent_ends = []  # closed if the spawn fails
+    child_ends = []  # always closed once the request is submitted
+    devnull = None
+
+    def end(spec, fd):
+        nonlocal devnull
+        if spec is None:
+            return -1
+        if spec == PIPE:
+            r, w = os.pipe()
+            parent, child = (w, r) if fd == 0 else (r, w)
+            parent_ends.append(parent)
+            child_ends.append(child)
+            return child
+        if spec == DEVNULL:
+            if devnull is None:
+                devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+                child_ends.append(devnull)
+            return devnull
+        return _fileno(spec)
+
+    try:
+        child_in = end(stdin, 0)
+        child_out = end(stdout, 1)
+        if stderr == STDOUT:
+            child_err = child_out if child_out != -1 else 1
+        else:
+            child_err = end(stderr, 2)
+        start_args = (
+            args, executable, shell, cwd, env, (child_in, child_out, child_err), pass_fds,
+            close_fds, start_new_session, process_group, uid, gid, gids, umask,
+            restore_signals, extras,
+        )  # fmt: skip
+        future = _spawner(loop).submit(loop, start_args)
+    except BaseException:
+        for fd in parent_ends:
+            os.close(fd)
+        raise
+    finally:
+        for fd in child_ends:
+            os.close(fd)
+
+    ends = iter(parent_ends)
+    parent_in = next(ends) if stdin == PIPE else None
+    parent_out = next(ends) if stdout == PIPE else None
+    parent_err = next(ends) if stderr == PIPE else None
+    try:
+        child = await future
+    except BaseException:
+        for fd in parent_ends:
+            os.close(fd)
+        raise
+    process = Process(child, loop)
+    try:
+        await process._connect(limit, parent_in, parent_out, parent_err)
+    except BaseException:
+        process.kill()
+        raise
+    return process
+
+
+async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr=None,
+                                 limit=_DEFAULT_LIMIT, **kwds):  # fmt: skip
+    """``asyncio.create_subprocess_exec``, spawned by fastspawn."""
+    if kwds.get("shell"):
+        raise ValueError("shell must be False")
+    kwds.pop("shell", None)
+    return await _create([program, *args], False, stdin, stdout, stderr, limit, kwds)
+
+
+async def create_subprocess_shell(cmd, stdin=None, stdout=None, stderr=None,
+                                  limit=_DEFAULT_LIMIT, **kwds):  # fmt: skip
+    """``asyncio.create_subprocess_shell``, spawned by fastspawn."""
+    if not isinstance(cmd, (bytes, str)):
+        raise ValueError("cmd must be a string")
+    if kwds.pop("shell", True) is not True:
+        raise ValueError("shell must be True")
+    return await _create(cmd, True, stdin, stdout, stderr, limit, kwds)

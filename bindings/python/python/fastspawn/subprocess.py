@@ -1,0 +1,515 @@
+"""The standard library's ``subprocess``, with every child started by fastspawn.
+
+``import fastspawn.subprocess as subprocess`` keeps a program's behaviour:
+the names, arguments, return values and exceptions are the standard
+library's (the exceptions and ``CompletedProcess`` *are* its classes, and
+``Popen`` is a subclass of its ``Popen``), but the child is created with
+``clone3(CLONE_VM|CLONE_VFORK)`` with the GIL released, also when ``user=``,
+``group=`` or ``extra_groups=`` is given (CPython forks for those), and
+waits with a timeout sleep on the child's pidfd instead of polling.
+
+What ``preexec_fn`` is mostly used for has a keyword of its own that stays
+on the vfork path:
+
+- ``pdeathsig=signal.SIGTERM``: the child gets the signal when this process
+  exits (the spawn runs on a fastspawn spawner thread, which lives as long
+  as the process, so it is not the exit of the calling thread that counts);
+- ``rlimits={resource.RLIMIT_NOFILE: (soft, hard)}`` (or a single limit for
+  both);
+- ``cgroup="/sys/fs/cgroup/job"`` (a cgroup2 directory, or an fd open on
+  one): the child starts inside it;
+- ``fds={3: some_file, 4: 7}``: the child's fd 3 and 4 are the given file
+  objects or fds; any mapping works, swaps included;
+- ``require_vfork=True``: refuse to fork (a ``preexec_fn``).
+
+``preexec_fn`` itself still works, through the standard library's own fork
+path, as before. ``Popen.engine`` says how the child was made (``"clone3"``,
+``"fork"``...), and ``Popen.pidfd`` is the child's pidfd (``None`` on the
+fork path), valid while the ``Popen`` lives.
+"""
+
+import os
+import subprocess as _std
+import sys
+from subprocess import (
+    DEVNULL,
+    PIPE,
+    STDOUT,
+    CalledProcessError,
+    CompletedProcess,
+    SubprocessError,
+    TimeoutExpired,
+)
+
+from . import _fastspawn
+
+__all__ = [
+    "Popen",
+    "PIPE",
+    "STDOUT",
+    "call",
+    "check_call",
+    "getstatusoutput",
+    "getoutput",
+    "check_output",
+    "run",
+    "CalledProcessError",
+    "DEVNULL",
+    "SubprocessError",
+    "TimeoutExpired",
+    "CompletedProcess",
+]
+
+_HAS_PROCESS_GROUP = sys.version_info >= (3, 11)
+_SHELL = "/bin/sh"
+
+
+def _fsencode(value, what):
+    """``os.fsencode`` with CPython's checks: a TypeError for other types and
+    a ValueError for an embedded NUL byte."""
+    encoded = os.fsencode(value)
+    if b"\0" in encoded:
+        raise ValueError(f"embedded null byte in {what}")
+    return encoded
+
+
+_ID_MAX = 2**32 - 2  # (uid_t)-1 means "unchanged" to the kernel
+
+
+def _check_id(value, what, too_big=OverflowError):
+    """CPython's errors for ids: ValueError below 0, OverflowError above
+    uid_t (ValueError for extra_groups)."""
+    if value is None:
+        return
+    if value < 0:
+        raise ValueError(f"{what} {value} is negative")
+    if value > _ID_MAX:
+        raise too_big(f"{what} {value} is too large for an id")
+
+
+def _fileno(obj, what):
+    if isinstance(obj, bool):
+        raise TypeError(f"{what}: expected an fd or an object with fileno(), not bool")
+    if isinstance(obj, int):
+        return obj
+    fileno = getattr(obj, "fileno", None)
+    if fileno is None:
+        raise TypeError(
+            f"{what}: expected an fd or an object with fileno(), not {type(obj).__name__}"
+        )
+    return fileno()
+
+
+def _check_extras(pdeathsig, rlimits, cgroup, fds):
+    """Checks fastspawn's own keywords; returns them normalised."""
+    if pdeathsig is not None:
+        if isinstance(pdeathsig, bool) or not isinstance(pdeathsig, int):
+            raise TypeError(f"pdeathsig must be a signal number, not {type(pdeathsig).__name__}")
+        if not 1 <= int(pdeathsig) <= 64:
+            raise ValueError(f"pdeathsig: {int(pdeathsig)} is not a signal number")
+        pdeathsig = int(pdeathsig)
+    limits = []
+    if rlimits:
+        items = rlimits.items() if hasattr(rlimits, "items") else rlimits
+        for entry in items:
+            res, value = entry
+            if isinstance(value, int):
+                soft = hard = value
+            elif isinstance(value, (tuple, list)) and len(value) == 2:
+                soft, hard = value
+            else:
+                raise TypeError(f"rlimits: expected a limit or (soft, hard), got {value!r}")
+            for number in (res, soft, hard):
+                if isinstance(number, bool) or not isinstance(number, int):
+                    raise TypeError(f"rlimits: expected ints, got {entry!r}")
+            # Negative means infinity (resource.RLIM_INFINITY is -1).
+            if (hard >= 0 and soft < 0) or (0 <= hard < soft):
+                raise ValueError(f"rlimits: soft limit {soft} is above the hard limit {hard}")
+            limits.append((int(res), int(soft), int(hard)))
+    mapping = []
+    if fds:
+        if not hasattr(fds, "items"):
+            raise TypeError(f"fds must be a mapping of child fd to fd, not {type(fds).__name__}")
+        for child_fd, parent in fds.items():
+            if isinstance(child_fd, bool) or not isinstance(child_fd, int):
+                raise TypeError(f"fds: child fd {child_fd!r} is not an int")
+            if child_fd < 0:
+                raise ValueError(f"fds: child fd {child_fd} is negative")
+            mapping.append((child_fd, _fileno(parent, f"fds[{child_fd}]")))
+    if cgroup is not None and not isinstance(cgroup, int):
+        cgroup = os.fspath(cgroup)
+    return pdeathsig, limits, cgroup, mapping
+
+
+def _start(
+    start, args, executable, shell, cwd, env, stdio, pass_fds, close_fds,
+    start_new_session, process_group, uid, gid, gids, umask, restore_signals, extras,
+):  # fmt: skip
+    """Checks and encodes a spawn as CPython's ``_execute_child`` would, and
+    hands the request to ``start`` (``_fastspawn.spawn``, or a ``Spawner``'s
+    ``submit``). ``stdio`` is the fds of the child's stdin, stdout and
+    stderr (-1: inherit); ``extras`` comes from ``_check_extras``."""
+    if isinstance(args, (str, bytes)):
+        args = [args]
+    elif isinstance(args, os.PathLike):
+        if shell:
+            raise TypeError("path-like args is not allowed when shell is true")
+        args = [args]
+    else:
+        args = list(args)
+    if shell:
+        args = [_SHELL, "-c", *args]
+        if executable:
+            args[0] = executable
+    if executable is None:
+        executable = args[0]
+    sys.audit("subprocess.Popen", executable, args, cwd, env)
+
+    argv = [_fsencode(arg, "args") for arg in args]
+    env_list = None
+    if env is not None:
+        env_list = []
+        for key, value in env.items():
+            key = _fsencode(key, "env")
+            if b"=" in key:
+                raise ValueError("illegal environment variable name")
+            env_list.append((key, _fsencode(value, "env")))
+    exe = _fsencode(executable, "executable")
+    cwd_bytes = None if cwd is None else _fsencode(cwd, "cwd")
+    pdeathsig, rlimits, cgroup, fds, require_vfork = extras
+    mapped = [(fd, fd) for fd in sorted(map(int, pass_fds))]
+    taken = {child for child, _ in fds}
+    mapped = [m for m in mapped if m[0] not in taken] + fds
+    _check_id(uid, "user")
+    _check_id(gid, "group")
+    for group in gids or ():
+        _check_id(group, "extra_groups: group", ValueError)
+    if gids is None and uid is not None and os.geteuid() == 0:
+        # CPython leaves the supplementary groups alone when only user= is
+        # given; fastspawn would drop them, so it is told to keep them.
+        gids = os.getgroups()
+    cgroup_fd, own_cgroup = cgroup, False
+    if cgroup is not None and not isinstance(cgroup, int):
+        cgroup_fd = os.open(cgroup, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        own_cgroup = True
+    options = (
+        bool(start_new_session),
+        None if process_group is None or process_group < 0 else process_group,
+        uid,
+        gid,
+        None if gids is None else list(gids),
+        None if umask is None or umask < 0 else umask,
+        bool(restore_signals),
+        pdeathsig,
+        rlimits,
+        cgroup_fd,
+        require_vfork,
+    )
+    try:
+        return start(
+            (
+                exe,
+                argv,
+                env_list,
+                cwd_bytes,
+                stdio,
+                mapped,
+                bool(close_fds),
+                options,
+                executable,
+                cwd,
+            )
+        )
+    finally:
+        if own_cgroup:
+            os.close(cgroup_fd)
+
+
+def _resolve_ids(user, group, extra_groups):
+    """user=, group= and extra_groups= as CPython's Popen resolves them:
+    names through pwd and grp, ints as they are."""
+    uid = gid = gids = None
+    if extra_groups is not None:
+        import grp
+
+        gids = []
+        for g in extra_groups:
+            if isinstance(g, str):
+                try:
+                    gids.append(grp.getgrnam(g).gr_gid)
+                except KeyError:
+                    raise ValueError(f"Group {g!r} not found.") from None
+            elif isinstance(g, int):
+                gids.append(g)
+            else:
+                raise TypeError(f"Items in extra_groups must be a str or int, not {type(g)}")
+    if group is not None:
+        import grp
+
+        if isinstance(group, str):
+            gid = grp.getgrnam(group).gr_gid
+        elif isinstance(group, int):
+            gid = group
+        else:
+            raise TypeError(f"Group must be a string or an integer, not {type(group)}")
+    if user is not None:
+        import pwd
+
+        if isinstance(user, str):
+            uid = pwd.getpwnam(user).pw_uid
+        elif isinstance(user, int):
+            uid = user
+        else:
+            raise TypeError("User must be a string or an integer")
+    return uid, gid, gids
+
+
+class Popen(_std.Popen):
+    """``subprocess.Popen``, started by fastspawn.
+
+    Takes every argument of the standard library's ``Popen`` and, as
+    keywords, ``pdeathsig``, ``rlimits``, ``cgroup``, ``fds`` and
+    ``require_vfork`` (see the module's documentation).
+    """
+
+    #: How the child was created: "clone3", "clone-vfork", "posix-spawn" or "fork".
+    engine = None
+    #: The child's pidfd (an int owned by this object), or None.
+    pidfd = None
+    _fs_child = None
+
+    def __init__(
+        self,
+        args,
+        *positional,
+        pdeathsig=None,
+        rlimits=None,
+        cgroup=None,
+        fds=None,
+        require_vfork=False,
+        **kwargs,
+    ):
+        pdeathsig, rlimits, cgroup, fds = _check_extras(pdeathsig, rlimits, cgroup, fds)
+        preexec_fn = positional[5] if len(positional) > 5 else kwargs.get("preexec_fn")
+        if preexec_fn is not None:
+            if require_vfork:
+                raise ValueError(
+                    "preexec_fn runs only in a forked child, and require_vfork=True refuses fork"
+                )
+            if pdeathsig is not None or rlimits or cgroup is not None or fds:
+                raise ValueError(
+                    "preexec_fn cannot be combined with pdeathsig, rlimits, cgroup or fds "
+                    "(they are applied by fastspawn's vfork child; drop preexec_fn to use them)"
+                )
+        self._fs_extras = (pdeathsig, rlimits, cgroup, fds, bool(require_vfork))
+        if not _HAS_PROCESS_GROUP:
+            group = kwargs.pop("process_group", None)
+            if group is not None and (isinstance(group, bool) or not isinstance(group, int)):
+                raise TypeError("process_group must be an int")
+            self._fs_process_group = -1 if group is None else group
+        super().__init__(args, *positional, **kwargs)
+
+    def _execute_child(
+        self,
+        args,
+        executable,
+        preexec_fn,
+        close_fds,
+        pass_fds,
+        cwd,
+        env,
+        startupinfo,
+        creationflags,
+        shell,
+        p2cread,
+        p2cwrite,
+        c2pread,
+        c2pwrite,
+        errread,
+        errwrite,
+        restore_signals,
+        gid,
+        gids,
+        uid,
+        umask,
+        start_new_session,
+        process_group=None,
+    ):
+        if process_group is None:
+            process_group = getattr(self, "_fs_process_group", -1)
+        if preexec_fn is not None:
+            self._fork_child(
+                args, executable, preexec_fn, close_fds, pass_fds, cwd, env,
+                startupinfo, creationflags, shell,
+                p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite,
+                restore_signals, gid, gids, uid, umask, start_new_session, process_group,
+            )  # fmt: skip
+            return
+
+        try:
+            child = _start(
+                _fastspawn.spawn,
+                args, executable, shell, cwd, env, (p2cread, c2pwrite, errwrite),
+                pass_fds, close_fds, start_new_session, process_group,
+                uid, gid, gids, umask, restore_signals, self._fs_extras,
+            )  # fmt: skip
+        finally:
+            self._close_pipe_fds(p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite)
+        self.pid = child.pid
+        self._child_created = True
+        self._fs_child = child
+        self.pidfd = child.pidfd
+        self.engine = child.engine
+
+    def _fork_child(self, *args):
+        """The standard library's own path, for ``preexec_fn``."""
+        process_group = args[-1]
+        if _HAS_PROCESS_GROUP:
+            super()._execute_child(*args)
+        else:
+            preexec_fn = args[2]
+            if process_group >= 0:
+
+                def preexec_with_group(fn=preexec_fn, group=process_group):
+                    os.setpgid(0, group)
+                    fn()
+
+                args = (*args[:2], preexec_with_group, *args[3:])
+            super()._execute_child(*args[:-1])
+        self.engine = "fork"
+
+    def _internal_poll(self, _deadstate=None, **ignored):
+        child = self._fs_child
+        if child is None:
+            return super()._internal_poll(_deadstate)
+        if self.returncode is None:
+            try:
+                status = child.poll()
+            except ChildProcessError:
+                # Reaped elsewhere (SIGCHLD ignored, a waitpid(-1)): like
+                # CPython, nothing is known but that it is gone.
+                self.returncode = 0 if _deadstate is None else _deadstate
+            except OSError:
+                if _deadstate is not None:
+                    self.returncode = _deadstate
+            else:
+                if status is not None:
+                    self._handle_exitstatus(status)
+        return self.returncode
+
+    def _wait(self, timeout):
+        child = self._fs_child
+        if child is None:
+            return super()._wait(timeout)
+        if self.returncode is not None:
+            return self.returncode
+        try:
+            status = child.wait(timeout)
+        except ChildProcessError:
+            self.returncode = 0
+            return self.returncode
+        if status is None:
+            raise TimeoutExpired(self.args, timeout)
+        if self.returncode is None:
+            self._handle_exitstatus(status)
+        return self.returncode
+
+    def send_signal(self, sig):
+        """Sends ``sig`` through the pidfd, unless the child is known to have exited."""
+        child = self._fs_child
+        if child is None:
+            return super().send_signal(sig)
+        self.poll()
+        if self.returncode is not None:
+            return
+        try:
+            child.send_signal(sig)
+        except ProcessLookupError:
+            pass
+
+    def terminate(self):
+        """Sends SIGTERM."""
+        self.send_signal(15)
+
+    def kill(self):
+        """Sends SIGKILL."""
+        self.send_signal(9)
+
+
+def call(*popenargs, timeout=None, **kwargs):
+    """Runs a command and returns its return code (``subprocess.call``)."""
+    with Popen(*popenargs, **kwargs) as p:
+        try:
+            return p.wait(timeout=timeout)
+        except BaseException:
+            p.kill()
+            raise
+
+
+def check_call(*popenargs, **kwargs):
+    """``subprocess.check_call``: ``call`` that raises CalledProcessError on failure."""
+    retcode = call(*popenargs, **kwargs)
+    if retcode:
+        cmd = kwargs.get("args")
+        if cmd is None:
+            cmd = popenargs[0]
+        raise CalledProcessError(retcode, cmd)
+    return 0
+
+
+def check_output(*popenargs, timeout=None, **kwargs):
+    """``subprocess.check_output``: the command's stdout, or CalledProcessError."""
+    for name in ("stdout", "check"):
+        if name in kwargs:
+            raise ValueError(f"{name} argument not allowed, it will be overridden.")
+    if "input" in kwargs and kwargs["input"] is None:
+        textual = kwargs.get("universal_newlines") or kwargs.get("text")
+        textual = textual or kwargs.get("encoding") or kwargs.get("errors")
+        kwargs["input"] = "" if textual else b""
+    return run(*popenargs, stdout=PIPE, timeout=timeout, check=True, **kwargs).stdout
+
+
+def run(*popenargs, input=None, capture_output=False, timeout=None, check=False, **kwargs):
+    """``subprocess.run``: runs a command, waits, returns a CompletedProcess."""
+    if input is not None:
+        if kwargs.get("stdin") is not None:
+            raise ValueError("stdin and input arguments may not both be used.")
+        kwargs["stdin"] = PIPE
+    if capture_output:
+        if kwargs.get("stdout") is not None or kwargs.get("stderr") is not None:
+            raise ValueError("stdout and stderr arguments may not be used with capture_output.")
+        kwargs["stdout"] = PIPE
+        kwargs["stderr"] = PIPE
+    with Popen(*popenargs, **kwargs) as process:
+        try:
+            stdout, stderr = process.communicate(input, timeout=timeout)
+        except TimeoutExpired:
+            # communicate() put the output read so far into the exception.
+            process.kill()
+            process.wait()
+            raise
+        except BaseException:
+            process.kill()
+            raise
+        retcode = process.poll()
+        if check and retcode:
+            raise CalledProcessError(retcode, process.args, output=stdout, stderr=stderr)
+    return CompletedProcess(process.args, retcode, stdout, stderr)
+
+
+def getstatusoutput(cmd, **kwargs):
+    """``subprocess.getstatusoutput``: (exit code, output) of a shell command."""
+    try:
+        data = check_output(cmd, shell=True, text=True, stderr=STDOUT, **kwargs)
+        exitcode = 0
+    except CalledProcessError as ex:
+        data = ex.output
+        exitcode = ex.returncode
+    if data[-1:] == "\n":
+        data = data[:-1]
+    return exitcode, data
+
+
+def getoutput(cmd, **kwargs):
+    """``subprocess.getoutput``: the output of a shell command."""
+    return getstatusoutput(cmd, **kwargs)[1]

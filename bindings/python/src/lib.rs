@@ -1,0 +1,27 @@
+//! The `fastspawn._fastspawn` extension module: the part of the Python
+//! package written in Rust.
+//!
+//! `spawn` starts one child with every option `subprocess.Popen` knows
+//! (plus fastspawn's own) on the vfork path, with the GIL released;
+//! [`Child`](child::Child) waits on the child's pidfd; `aio` hands spawns to
+//! fastspawn's spawner threads for `fastspawn.asyncio`. The Python modules
+//! in `python/fastspawn/` give these the standard library's API.
+
+#![deny(unsafe_code)]
+
+mod aio;
+mod child;
+mod errors;
+mod spawn;
+#[allow(unsafe_code)]
+mod sys;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<child::Child>()?;
+    m.add_class::<aio::Spawner>()?;
+    m.add_function(wrap_pyfunction!(spawn::spawn, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,286 @@
+//! `spawn`: one child from the arguments `Popen` has already checked and
+//! encoded (bytes for every path, string and variable; ints for fds).
+//!
+//! The command is built with the GIL held (the fds Python names are
+//! duplicated now, while the caller keeps them open), then the clone runs
+//! with the GIL released. A child with a parent-death signal is started by
+//! one of fastspawn's spawner threads instead of the calling thread: the
+//! kernel sends that signal when the *thread* that created the child exits,
+//! and a Python worker thread may exit long before the process does.
+
+use std::ffi::{OsStr, OsString};
+use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+
+use fastspawn::{Command, Resource, Stdio};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::child::Child;
+use crate::errors;
+use crate::sys;
+
+fn os<'a>(bytes: &'a Bound<'_, PyBytes>) -> &'a OsStr {
+    OsStr::from_bytes(bytes.as_bytes())
+}
+
+/// Linux's `RLIMIT_*` number (as Python's `resource` module has it) as a
+/// [`Resource`].
+fn resource(number: i32) -> PyResult<Resource> {
+    let all = [
+        (libc::RLIMIT_AS, Resource::As),
+        (libc::RLIMIT_CORE, Resource::Core),
+        (libc::RLIMIT_CPU, Resource::Cpu),
+        (libc::RLIMIT_DATA, Resource::Data),
+        (libc::RLIMIT_FSIZE, Resource::Fsize),
+        (libc::RLIMIT_MEMLOCK, Resource::Memlock),
+        (libc::RLIMIT_MSGQUEUE, Resource::Msgqueue),
+        (libc::RLIMIT_NICE, Resource::Nice),
+        (libc::RLIMIT_NOFILE, Resource::Nofile),
+        (libc::RLIMIT_NPROC, Resource::Nproc),
+        (libc::RLIMIT_RSS, Resource::Rss),
+        (libc::RLIMIT_RTPRIO, Resource::Rtprio),
+        (libc::RLIMIT_RTTIME, Resource::Rttime),
+        (libc::RLIMIT_SIGPENDING, Resource::Sigpending),
+        (libc::RLIMIT_STACK, Resource::Stack),
+    ];
+    all.iter()
+        .find(|(raw, _)| *raw as i32 == number)
+        .map(|(_, r)| *r)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "rlimits: {number} is not a resource (use resource.RLIMIT_*)"
+            ))
+        })
+}
+
+/// A limit as Python writes it (`resource.RLIM_INFINITY` is -1) as the kernel's.
+fn limit(value: i64) -> u64 {
+    if value < 0 {
+        fastspawn::RLIM_INFINITY
+    } else {
+        value as u64
+    }
+}
+
+fn dup(fd: RawFd) -> PyResult<std::os::fd::OwnedFd> {
+    Ok(sys::dup_cloexec(fd)?)
+}
+
+/// Every open fd above 2 of this process that is not close-on-exec.
+fn inheritable_fds() -> PyResult<Vec<RawFd>> {
+    let mut fds = Vec::new();
+    for entry in std::fs::read_dir("/proc/self/fd")? {
+        let name = entry?.file_name();
+        if let Some(fd) = name.to_str().and_then(|n| n.parse::<RawFd>().ok()) {
+            if fd > 2 && sys::is_inheritable(fd) {
+                fds.push(fd);
+            }
+        }
+    }
+    Ok(fds)
+}
+
+/// A spawn request as `fastspawn.subprocess` encodes it: one tuple, in
+/// this order (bytes for every path, string and variable; ints for fds;
+/// `None` for "not set").
+#[derive(FromPyObject)]
+pub struct Request<'py>(
+    /// The program to execute (argv\[0\] when it has no `/`: looked up in PATH).
+    Bound<'py, PyBytes>,
+    /// argv, argv\[0\] first.
+    Vec<Bound<'py, PyBytes>>,
+    /// The whole environment, or `None` to inherit this process's.
+    Option<Vec<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)>>,
+    /// The working directory.
+    Option<Bound<'py, PyBytes>>,
+    /// The fds that become the child's stdin, stdout and stderr (-1: inherit).
+    (RawFd, RawFd, RawFd),
+    /// `(child fd, parent fd)` mappings (pass_fds and fds=).
+    Vec<(RawFd, RawFd)>,
+    /// close_fds: `false` hands on every inheritable fd as it is.
+    bool,
+    /// The options applied in the child.
+    Options,
+    /// What the caller called the program and the working directory
+    /// (for the exception's `filename`).
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
+/// The options of a [`Request`] applied in the child, in this order.
+#[derive(FromPyObject)]
+pub struct Options(
+    /// start_new_session.
+    bool,
+    /// process_group.
+    Option<i32>,
+    /// user, group, extra_groups.
+    Option<u32>,
+    Option<u32>,
+    Option<Vec<u32>>,
+    /// umask.
+    Option<u32>,
+    /// restore_signals.
+    bool,
+    /// pdeathsig.
+    Option<i32>,
+    /// rlimits: `(resource, soft, hard)`, -1 for infinity.
+    Vec<(i32, i64, i64)>,
+    /// An fd open on the cgroup2 directory to start in.
+    Option<RawFd>,
+    /// require_vfork.
+    bool,
+);
+
+/// The names a spawn error reports, kept past the GIL (for errors that
+/// arrive from a spawner thread).
+pub struct Names {
+    exe: Py<PyAny>,
+    cwd: Py<PyAny>,
+    cwd_path: Option<OsString>,
+}
+
+impl Names {
+    pub fn error(&self, py: Python<'_>, err: fastspawn::Error) -> PyErr {
+        let names = errors::Names {
+            exe: self.exe.bind(py),
+            cwd: self.cwd.bind(py),
+            cwd_path: self.cwd_path.as_deref(),
+        };
+        errors::from_fastspawn(py, err, Some(&names))
+    }
+}
+
+/// A command ready to spawn.
+pub struct Built {
+    pub cmd: Command,
+    /// Whether the spawn must run on a spawner thread (pdeathsig).
+    pub on_pool: bool,
+    pub names: Names,
+}
+
+/// Builds the command of `req`, duplicating every fd it names now.
+pub fn build(req: Request<'_>) -> PyResult<Built> {
+    let Request(
+        executable,
+        argv,
+        env,
+        cwd,
+        (stdin, stdout, stderr),
+        fds,
+        close_fds,
+        Options(
+            setsid,
+            pgroup,
+            uid,
+            gid,
+            groups,
+            umask,
+            restore_signals,
+            pdeathsig,
+            rlimits,
+            cgroup,
+            require_vfork,
+        ),
+        exe_name,
+        cwd_name,
+    ) = req;
+    let mut cmd = Command::new(os(&executable));
+    if let Some(arg0) = argv.first() {
+        cmd.arg0(os(arg0));
+    }
+    cmd.args(argv.iter().skip(1).map(|a| os(a)));
+    if let Some(vars) = &env {
+        cmd.env_clear();
+        cmd.envs(vars.iter().map(|(k, v)| (os(k), os(v))));
+    }
+    if let Some(dir) = &cwd {
+        cmd.current_dir(os(dir));
+    }
+    if stdin >= 0 {
+        cmd.stdin(Stdio::from(dup(stdin)?));
+    }
+    if stdout >= 0 {
+        cmd.stdout(Stdio::from(dup(stdout)?));
+    }
+    if stderr >= 0 {
+        cmd.stderr(Stdio::from(dup(stderr)?));
+    }
+    if !close_fds {
+        for fd in inheritable_fds()? {
+            if !fds.iter().any(|(child_fd, _)| *child_fd == fd) {
+                cmd.fd(fd, dup(fd)?);
+            }
+        }
+    }
+    for &(child_fd, parent_fd) in &fds {
+        cmd.fd(child_fd, dup(parent_fd)?);
+    }
+    cmd.setsid(setsid);
+    if let Some(pgroup) = pgroup {
+        cmd.process_group(pgroup);
+    }
+    if let Some(groups) = &groups {
+        cmd.groups(groups);
+    }
+    if let Some(gid) = gid {
+        cmd.gid(gid);
+    }
+    if let Some(uid) = uid {
+        cmd.uid(uid);
+    }
+    if let Some(mask) = umask {
+        cmd.umask(mask);
+    }
+    if restore_signals {
+        // CPython's restore_signals: the signals the interpreter ignores at
+        // startup go back to their defaults (SIGPIPE always does).
+        cmd.signal_default(&[libc::SIGXFSZ]);
+    } else {
+        cmd.restore_sigpipe(false);
+    }
+    if let Some(signal) = pdeathsig {
+        cmd.pdeathsig(signal);
+    }
+    for (number, soft, hard) in rlimits {
+        cmd.rlimit(resource(number)?, limit(soft), limit(hard));
+    }
+    if let Some(dir) = cgroup {
+        cmd.cgroup(dup(dir)?);
+    }
+    cmd.require_vfork(require_vfork);
+    Ok(Built {
+        cmd,
+        on_pool: pdeathsig.is_some(),
+        names: Names {
+            exe: exe_name.unbind(),
+            cwd: cwd_name.unbind(),
+            cwd_path: cwd.as_ref().map(|c| os(c).to_owned()),
+        },
+    })
+}
+
+/// Starts a child and returns its [`Child`]; the GIL is released for the
+/// spawn. See [`Request`] for the argument.
+#[pyfunction]
+pub fn spawn(py: Python<'_>, request: Request<'_>) -> PyResult<Child> {
+    let Built {
+        mut cmd,
+        on_pool,
+        names,
+    } = build(request)?;
+    let started = if on_pool {
+        py.detach(move || {
+            let (tx, rx) = std::sync::mpsc::channel();
+            fastspawn::Pool::global().run(move || {
+                let _ = tx.send(cmd.spawn());
+            });
+            rx.recv().expect("a spawner thread answers every job")
+        })
+    } else {
+        py.detach(|| cmd.spawn())
+    };
+    started.map(Child::new).map_err(|e| names.error(py, e))
+}

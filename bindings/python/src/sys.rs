@@ -1,0 +1,50 @@
+//! All the extension's `unsafe` code.
+//!
+//! Invariants the callers rely on:
+//!
+//! 1. A raw fd that comes from Python as an int is only *borrowed*
+//!    ([`dup_cloexec`], [`is_inheritable`]): it is used during the call that
+//!    names it, while the GIL-holding caller keeps it open, to read its flags
+//!    or make a duplicate; the duplicate is what a child gets. The extension
+//!    never closes an fd it did not create.
+//! 2. A child's pidfd, borrowed by number in [`borrow_pidfd`], is owned by
+//!    the `fastspawn::Child` inside the extension's `Child` object, which
+//!    lives at least as long as the `&self` borrow of the method that polls
+//!    it; the core closes it only when that `Child` is dropped.
+//! 3. Nothing here keeps a pointer or a borrowed fd past the call.
+
+use std::io;
+use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
+
+/// A close-on-exec duplicate of `fd`, an fd number the Python caller owns.
+pub fn dup_cloexec(fd: RawFd) -> io::Result<OwnedFd> {
+    if fd < 0 {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
+    }
+    // SAFETY: invariant 1: `fd` is only used for the duration of this call,
+    // to make a duplicate; if it is not open, fcntl fails with EBADF and
+    // nothing else happens.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    Ok(rustix::io::fcntl_dupfd_cloexec(borrowed, 0)?)
+}
+
+/// Whether `fd` is open and not close-on-exec (what `close_fds=False`
+/// hands on to a child).
+pub fn is_inheritable(fd: RawFd) -> bool {
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: invariant 1: only the flags of `fd` are read; a closed fd
+    // makes fcntl fail with EBADF.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    rustix::io::fcntl_getfd(borrowed)
+        .is_ok_and(|flags| !flags.contains(rustix::io::FdFlags::CLOEXEC))
+}
+
+/// The pidfd of a live `Child` object, to poll it without holding the lock
+/// of its `fastspawn::Child`.
+pub fn borrow_pidfd<'a>(fd: RawFd) -> BorrowedFd<'a> {
+    // SAFETY: invariant 2: the fd is owned by a `fastspawn::Child` that
+    // outlives the borrow (the caller holds `&self` of its owner).
+    unsafe { BorrowedFd::borrow_raw(fd) }
+}

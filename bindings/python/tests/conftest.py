@@ -1,0 +1,73 @@
+"""Shared helpers: the two implementations compared side by side, and
+checks for leaked fds and zombie children."""
+
+import gc
+import os
+import subprocess as std
+import sys
+
+import pytest
+
+import fastspawn.subprocess as fs
+
+PY = sys.executable
+IMPLS = {"std": std, "fastspawn": fs}
+
+
+def both(call):
+    """Runs ``call(module)`` with the standard library's subprocess and with
+    fastspawn's; returns (std's result, fastspawn's result)."""
+    return call(std), call(fs)
+
+
+def outcome(call):
+    """Like ``both``, but an exception counts as a result: (its type, its message)."""
+
+    def one(module):
+        try:
+            return call(module)
+        except Exception as e:  # compared, not swallowed
+            return type(e), str(e)
+
+    return one(std), one(fs)
+
+
+def raised(call):
+    """``call(module)`` through both; each must raise. Returns both exceptions."""
+    out = []
+    for module in (std, fs):
+        with pytest.raises(BaseException) as info:
+            call(module)
+        out.append(info.value)
+    return tuple(out)
+
+
+def open_fds():
+    return sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+
+
+def children():
+    """Pids of this process's children (live or zombie), from /proc."""
+    pids = []
+    for task in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{task}/children") as f:
+                pids += [int(p) for p in f.read().split()]
+        except FileNotFoundError:
+            pass
+    return sorted(pids)
+
+
+@pytest.fixture
+def no_leaks():
+    """Fails the test if it leaves an fd open or a child behind."""
+    before_fds = open_fds()
+    before_children = children()
+    yield
+    gc.collect()  # exceptions kept by pytest.raises hold Popen objects in cycles
+    after_fds = open_fds()
+    if after_fds != before_fds:
+        diff = set(after_fds) ^ set(before_fds)
+        names = {fd: os.path.realpath(f"/proc/self/fd/{fd}") for fd in diff if fd in after_fds}
+        raise AssertionError(f"fds changed: {sorted(diff)} {names}")
+    assert children() == before_children, "a child was left behind (zombie or running)"

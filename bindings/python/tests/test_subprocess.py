@@ -1,0 +1,400 @@
+"""fastspawn.subprocess side by side with the standard library's subprocess:
+the same call through both, the results compared."""
+
+import os
+import pathlib
+import resource
+import signal
+import subprocess as std
+import sys
+import threading
+import time
+
+import pytest
+
+import fastspawn.subprocess as fs
+from conftest import PY, both, children, open_fds, outcome, raised
+
+
+def py(code):
+    return [PY, "-c", code]
+
+
+def test_names_are_the_standard_librarys():
+    assert set(fs.__all__) == set(std.__all__)
+    for name in ("PIPE", "STDOUT", "DEVNULL", "CalledProcessError", "TimeoutExpired",
+                 "SubprocessError", "CompletedProcess"):  # fmt: skip
+        assert getattr(fs, name) is getattr(std, name)
+    assert issubclass(fs.Popen, std.Popen)
+
+
+def test_output_and_return_codes(no_leaks):
+    a, b = both(lambda m: m.run(["sh", "-c", "echo out; echo err >&2; exit 7"],
+                                capture_output=True))  # fmt: skip
+    assert (a.args, a.returncode, a.stdout, a.stderr) == (b.args, b.returncode, b.stdout, b.stderr)
+    assert b.returncode == 7 and b.stdout == b"out\n" and b.stderr == b"err\n"
+    assert repr(a) == repr(b)
+
+
+def test_killed_by_a_signal(no_leaks):
+    a, b = both(lambda m: m.run(["sh", "-c", "kill -TERM $$"]).returncode)
+    assert a == b == -signal.SIGTERM
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"text": True},
+        {"universal_newlines": True},
+        {"encoding": "utf-8"},
+        {"encoding": "latin-1", "errors": "strict"},
+        {"encoding": "ascii", "errors": "replace"},
+        {"errors": "surrogateescape"},
+    ],
+)
+def test_text_modes(kwargs, no_leaks):
+    code = "import sys; sys.stdout.buffer.write(b'a\\r\\nb\\rc\\n\\xc3\\xa9\\xff')"
+    a, b = outcome(lambda m: m.run(py(code), stdout=m.PIPE, **kwargs).stdout)
+    assert a == b
+    assert type(a) is type(b)
+
+
+def test_input_and_large_output(no_leaks):
+    data = os.urandom(1 << 20)
+    a, b = both(lambda m: m.run(["cat"], input=data, capture_output=True).stdout)
+    assert a == b == data
+
+
+def test_communicate_with_stdin_stdout_stderr(no_leaks):
+    def call(m):
+        p = m.Popen(py("import sys; d = sys.stdin.read(); print(d.upper()); "
+                       "print(len(d), file=sys.stderr)"),
+                    stdin=m.PIPE, stdout=m.PIPE, stderr=m.PIPE, text=True)  # fmt: skip
+        out = p.communicate("hello")
+        return out, p.returncode
+
+    a, b = both(call)
+    assert a == b == (("HELLO\n", "5\n"), 0)
+
+
+def test_stderr_to_stdout_and_devnull(no_leaks):
+    a, b = both(lambda m: m.run(["sh", "-c", "echo 1; echo 2 >&2"], stdout=m.PIPE,
+                                stderr=m.STDOUT, stdin=m.DEVNULL).stdout)  # fmt: skip
+    assert a == b == b"1\n2\n"
+    a, b = both(lambda m: m.run(["sh", "-c", "echo 1; echo 2 >&2"], stdout=m.DEVNULL,
+                                stderr=m.PIPE).stdout)  # fmt: skip
+    assert a is None and b is None
+
+
+def test_file_objects_and_fds_as_stdio(tmp_path, no_leaks):
+    def call(m):
+        path = tmp_path / f"out-{m.__name__}"
+        with open(path, "wb") as f:
+            m.run(["sh", "-c", "echo to-file; echo to-fd >&2"], stdout=f, stderr=f.fileno())
+        return path.read_bytes()
+
+    a, b = both(call)
+    assert a == b and b"to-file" in b and b"to-fd" in b
+
+
+def test_timeout_expired_attributes(no_leaks):
+    def call(m):
+        with pytest.raises(m.TimeoutExpired) as info:
+            m.run(["sh", "-c", "echo partial; exec sleep 10"], capture_output=True, timeout=0.5)
+        e = info.value
+        return e.cmd, e.timeout, e.output, e.stderr, type(e)
+
+    a, b = both(call)
+    assert a == b
+    assert b[2] == b"partial\n"
+
+
+def test_wait_timeout_then_wait(no_leaks):
+    def call(m):
+        p = m.Popen(["sleep", "0.3"])
+        with pytest.raises(m.TimeoutExpired):
+            p.wait(timeout=0.05)
+        assert p.poll() is None
+        return p.wait(timeout=10)
+
+    assert both(call) == (0, 0)
+
+
+def test_timeouts_wait_on_the_pidfd_not_a_sleep_loop(monkeypatch, no_leaks):
+    # The standard library sleeps in a loop (time.sleep) for wait(timeout=);
+    # fastspawn must not call it at all.
+    def no_sleep(_):
+        raise AssertionError("time.sleep called while waiting")
+
+    p = fs.Popen(["sleep", "0.2"])
+    monkeypatch.setattr(time, "sleep", no_sleep)
+    start = time.monotonic()
+    assert p.wait(timeout=5) == 0
+    assert time.monotonic() - start < 4
+    with pytest.raises(AssertionError):
+        std.Popen(["sleep", "0.05"]).wait(timeout=5)
+    monkeypatch.undo()
+    while children():
+        os.waitpid(-1, 0)
+
+
+def test_communicate_timeout_keeps_the_output(no_leaks):
+    def call(m):
+        p = m.Popen(["sh", "-c", "echo a; sleep 0.5; echo b"], stdout=m.PIPE)
+        with pytest.raises(m.TimeoutExpired):
+            p.communicate(timeout=0.2)
+        out, _ = p.communicate()
+        return out, p.returncode
+
+    assert both(call) == ((b"a\nb\n", 0), (b"a\nb\n", 0))
+
+
+def test_signals_terminate_kill_poll(no_leaks):
+    def call(m):
+        codes = []
+        for method in ("terminate", "kill"):
+            p = m.Popen(["sleep", "10"])
+            assert p.poll() is None
+            getattr(p, method)()
+            codes.append(p.wait())
+            getattr(p, method)()  # a finished child: no error
+        p = m.Popen(["sleep", "10"])
+        p.send_signal(signal.SIGINT)
+        codes.append(p.wait())
+        return codes
+
+    a, b = both(call)
+    assert a == b == [-signal.SIGTERM, -signal.SIGKILL, -signal.SIGINT]
+
+
+def test_check_functions(no_leaks):
+    a, b = raised(lambda m: m.check_call(["sh", "-c", "exit 3"]))
+    assert (type(a), a.returncode, a.cmd) == (type(b), b.returncode, b.cmd)
+    a, b = raised(lambda m: m.check_output(["sh", "-c", "echo x; exit 4"], stderr=m.STDOUT))
+    assert (a.returncode, a.output, a.cmd, str(a)) == (b.returncode, b.output, b.cmd, str(b))
+    a, b = raised(lambda m: m.run(["false"], check=True))
+    assert str(a) == str(b)
+    assert both(lambda m: m.check_output(["echo", "ok"], text=True)) == ("ok\n", "ok\n")
+    assert both(lambda m: m.call(["sh", "-c", "exit 5"])) == (5, 5)
+    assert both(lambda m: m.check_call(["true"])) == (0, 0)
+    assert both(lambda m: m.getoutput("echo hi; exit 2")) == ("hi", "hi")
+    assert both(lambda m: m.getstatusoutput("echo hi >&2; exit 2")) == ((2, "hi"), (2, "hi"))
+    assert both(lambda m: m.check_output(["cat"], input=None)) == (b"", b"")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.run(["/nonexistent/program"]),
+        lambda m: m.run(["fastspawn-no-such-program"]),
+        lambda m: m.run(["true"], cwd="/nonexistent/dir"),
+        lambda m: m.run(["fastspawn-no-such-program"], cwd="/nonexistent/dir"),
+        lambda m: m.run(["true"], cwd="/etc/passwd"),
+        lambda m: m.run(["/etc/passwd"]),
+        lambda m: m.run(["/etc"]),
+        lambda m: m.run(["/etc/passwd/x"]),
+        lambda m: m.run(["true"], executable="/nonexistent/exe"),
+        lambda m: m.run(["tr\0ue"]),
+        lambda m: m.run(["true", "a\0b"]),
+        lambda m: m.run(["true"], env={"A": "b\0c"}),
+        lambda m: m.run(["true"], env={"A=B": "c"}),
+        lambda m: m.run(["true"], cwd="/tmp\0x"),
+        lambda m: m.run([1]),
+        lambda m: m.run(["true", None]),
+        lambda m: m.run(["true"], env={1: "a"}),
+        lambda m: m.run(["true"], cwd=3.5),
+        lambda m: m.run(["true"], bufsize="1"),
+        lambda m: m.run(["true"], stdin=m.PIPE, input=b"x"),
+        lambda m: m.run(["true"], capture_output=True, stdout=m.PIPE),
+        lambda m: m.check_output(["true"], stdout=None),
+        lambda m: m.Popen(["true"], startupinfo=object()),
+        lambda m: m.Popen(["true"], creationflags=1),
+        lambda m: m.Popen(pathlib.Path("/bin/true"), shell=True),
+        lambda m: m.run(["true"], user=-1),
+        lambda m: m.run(["true"], user=2**64),
+        lambda m: m.run(["true"], extra_groups=[-1]),
+        lambda m: m.run(["true"], group="fastspawn-no-such-group"),
+        lambda m: m.run(["true"], user="fastspawn-no-such-user"),
+        lambda m: m.run(["true"], nonsense=1),
+    ],
+)
+def test_bad_input_raises_what_the_standard_library_raises(call, no_leaks):
+    a, b = raised(call)
+    assert type(a) is type(b), (a, b)
+    if isinstance(a, OSError):
+        assert (a.errno, a.filename, a.strerror) == (b.errno, b.filename, b.strerror)
+
+
+def test_spawn_errors_name_program_and_step():
+    with pytest.raises(FileNotFoundError) as info:
+        fs.run(["true"], cwd="/nonexistent/dir")
+    notes = getattr(info.value, "__notes__", None)
+    if sys.version_info >= (3, 11):
+        assert notes == ['spawning "true": chdir to "/nonexistent/dir" failed']
+    # A step without a filename: the strerror itself names program and step.
+    # (No file limit may exceed fs.nr_open, not even root's.)
+    with pytest.raises(PermissionError) as info:
+        fs.run(["true"], rlimits={resource.RLIMIT_NOFILE: 2**40})
+    assert info.value.strerror == (
+        'Operation not permitted (spawning "true": setting an rlimit failed)'
+    )
+
+
+def test_failed_spawns_leak_no_fd_and_no_child():
+    before, kids = open_fds(), children()
+    for _ in range(50):
+        for kwargs in ({}, {"stdout": fs.PIPE, "stderr": fs.PIPE, "stdin": fs.PIPE},
+                       {"cwd": "/nonexistent"}, {"pass_fds": [0]}):  # fmt: skip
+            with pytest.raises(OSError):
+                fs.Popen(["/nonexistent/program"], **kwargs)
+    assert open_fds() == before
+    assert children() == kids
+
+
+def fd_listing(m, **kwargs):
+    code = "import os; print(sorted(int(f) for f in os.listdir('/proc/self/fd')))"
+    return m.run(py(code), capture_output=True, text=True, **kwargs).stdout
+
+
+def test_close_fds_and_pass_fds(no_leaks):
+    r1, w1 = os.pipe()
+    r2, w2 = os.pipe()
+    os.set_inheritable(r1, True)
+    try:
+        for kwargs in ({}, {"close_fds": False}, {"pass_fds": [w2]},
+                       {"pass_fds": [w2, r2], "close_fds": True}):  # fmt: skip
+            a, b = both(lambda m, kw=kwargs: fd_listing(m, **kw))
+            assert a == b, kwargs
+    finally:
+        for fd in (r1, w1, r2, w2):
+            os.close(fd)
+
+
+def test_env_cwd_executable_shell(tmp_path, no_leaks):
+    code = "import os, sys; print(os.getcwd(), sorted(os.environ.items()), sys.argv)"
+    a, b = both(lambda m: m.run(py(code) + ["x"], cwd=tmp_path, env={"A": "1", "B": ""},
+                                capture_output=True).stdout)  # fmt: skip
+    assert a == b
+    script = tmp_path / "script"
+    script.write_text("#!/bin/sh\necho $0 $1\n")
+    script.chmod(0o755)
+    a, b = both(lambda m: m.run(["./script", "arg"], cwd=tmp_path, capture_output=True).stdout)
+    assert a == b
+    a, b = both(lambda m: m.run(["argv0", "-c", "echo $0"], executable="/bin/sh",
+                                capture_output=True).stdout)  # fmt: skip
+    assert a == b == b"argv0\n"
+    a, b = both(lambda m: m.run("echo $0 $FOO", shell=True, env={"FOO": "bar"},
+                                capture_output=True).stdout)  # fmt: skip
+    assert a == b
+    a, b = both(lambda m: m.run(b"echo bytes", shell=True, capture_output=True).stdout)
+    assert a == b == b"bytes\n"
+    a, b = both(lambda m: m.run("echo $0", shell=True, executable="/bin/bash",
+                                capture_output=True).stdout)  # fmt: skip
+    assert a == b
+
+
+def test_sessions_groups_umask_signals(no_leaks):
+    code = (
+        "import os; print(os.getsid(0) == os.getpid(), os.getpgid(0) == os.getpid(), "
+        "oct(os.umask(0))); "
+        "print([l for l in open('/proc/self/status') if l.startswith('SigIgn')])"
+    )
+    for kwargs in ({}, {"start_new_session": True}, {"umask": 0o27},
+                   {"restore_signals": False}):  # fmt: skip
+        a, b = both(lambda m, kw=kwargs: m.run(py(code), capture_output=True, **kw).stdout)
+        assert a == b, kwargs
+    if sys.version_info >= (3, 11):
+        a, b = both(lambda m: m.run(py(code), capture_output=True, process_group=0).stdout)
+        assert a == b
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="user=, group= and extra_groups= need root")
+def test_user_group_extra_groups_stay_on_vfork(no_leaks):
+    code = ["sh", "-c", "echo $(id -u) $(id -g) $(id -G)"]
+    for kwargs in ({"user": 65534}, {"user": "nobody", "group": 65534},
+                   {"user": 65534, "extra_groups": []}, {"group": 65534, "extra_groups": [1, 2]},
+                   {"extra_groups": ["nogroup"]}):  # fmt: skip
+        a, b = both(lambda m, kw=kwargs: m.run(code, capture_output=True, **kw).stdout)
+        assert a == b, kwargs
+        p = fs.Popen(["true"], **kwargs)
+        p.wait()
+        assert p.engine in ("clone3", "clone-vfork"), p.engine
+
+
+def test_pidfd_and_engine(no_leaks):
+    p = fs.Popen(["sh", "-c", "exit 3"])
+    assert p.engine in ("clone3", "clone-vfork")
+    assert isinstance(p.pidfd, int)
+    os.fstat(p.pidfd)  # an open fd
+    assert p.wait() == 3
+    os.fstat(p.pidfd)  # still open after the reap, while the Popen lives
+    del p
+
+    q = fs.Popen(["true"], preexec_fn=lambda: None)
+    assert q.engine == "fork" and q.pidfd is None
+    assert q.wait() == 0
+
+
+def test_context_manager_and_streams(no_leaks):
+    def call(m):
+        with m.Popen(["cat"], stdin=m.PIPE, stdout=m.PIPE) as p:
+            p.stdin.write(b"abc")
+            p.stdin.close()
+            out = p.stdout.read()
+        return out, p.returncode, p.stdin.closed, p.stdout.closed
+
+    assert both(call) == ((b"abc", 0, True, True),) * 2
+
+
+def test_many_threads_spawn_at_once(no_leaks):
+    results = []
+
+    def worker(i):
+        out = fs.run(["echo", str(i)], capture_output=True).stdout
+        results.append(int(out))
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(16) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == sorted(i for i in range(16) for _ in range(5))
+
+
+def test_gil_is_released_while_waiting(no_leaks):
+    ticks = 0
+    stop = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        time.sleep(0.01)
+        before = ticks
+        fs.Popen(["sleep", "0.3"]).wait()
+        during = ticks - before
+    finally:
+        stop.set()
+        t.join()
+    # The counting thread ran while the main thread waited.
+    assert during > 1000
+
+
+def test_reaped_elsewhere_reads_as_zero_like_the_standard_library():
+    def call(m):
+        p = m.Popen(["sh", "-c", "exit 9"])
+        os.waitpid(p.pid, 0)
+        return p.wait()
+
+    assert both(call) == (0, 0)
+
+
+def test_recycled_pid_is_not_signalled_after_the_reap(no_leaks):
+    p = fs.Popen(["true"])
+    p.wait()
+    p.send_signal(signal.SIGKILL)  # the child is gone: nothing is sent, no error
+    assert p.returncode == 0
