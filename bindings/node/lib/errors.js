@@ -22,9 +22,15 @@ function errnoName(errno) {
   return errnoNames.get(-errno) || `Unknown system error ${errno}`;
 }
 
-// Sets `code`, and a stack header naming it as Node's errors do
-// ("TypeError [ERR_X]: message").
+// `String(err)` of Node's own errors: "TypeError [ERR_X]: message".
+function codeToString() {
+  return `${this.name} [${this.code}]: ${this.message}`;
+}
+
+// Sets `code`, a stack header and a toString() naming it as Node's errors
+// do ("TypeError [ERR_X]: message").
 function withCode(err, code) {
+  Object.defineProperty(err, 'toString', { value: codeToString, enumerable: false, writable: true, configurable: true });
   err.code = code;
   if (typeof err.stack === 'string') {
     const head = `${err.name}: ${err.message}`;
@@ -131,13 +137,37 @@ function invalidSyncForkInput(value) {
   );
 }
 
-// stdio 'ipc' needs Node's own IPC channel, which this package does not have.
-function ipcUnsupported() {
+function ipcOnePipe() {
+  return withCode(new Error('Child process can have only one IPC pipe'), 'ERR_IPC_ONE_PIPE');
+}
+
+function ipcRequired(name) {
+  return withCode(
+    new Error(`Forked processes must have an IPC channel, missing value 'ipc' in ${name}`),
+    'ERR_CHILD_PROCESS_IPC_REQUIRED',
+  );
+}
+
+function ipcChannelClosed() {
+  return withCode(new Error('Channel closed'), 'ERR_IPC_CHANNEL_CLOSED');
+}
+
+function ipcDisconnected() {
+  return withCode(new Error('IPC channel is already disconnected'), 'ERR_IPC_DISCONNECTED');
+}
+
+function missingArgs(name) {
+  return withCode(new TypeError(`The "${name}" argument must be specified`), 'ERR_MISSING_ARGS');
+}
+
+// Handles (sockets, servers) over the IPC channel would need the parent's
+// end of the channel to send and receive fds (SCM_RIGHTS): not done.
+function ipcHandleUnsupported() {
   return withCode(
     new TypeError(
-      "fastspawn: stdio 'ipc' is not supported (no IPC channel); use node:child_process's fork() or spawn() for it",
+      "fastspawn: sending handles (sockets, servers) over the IPC channel is not supported; use node:child_process's fork() for that child",
     ),
-    'ERR_FASTSPAWN_IPC_UNSUPPORTED',
+    'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED',
   );
 }
 
@@ -233,9 +263,14 @@ module.exports = {
   invalidArgType,
   invalidArgValue,
   invalidSyncForkInput,
-  ipcUnsupported,
+  ipcChannelClosed,
+  ipcDisconnected,
+  ipcHandleUnsupported,
+  ipcOnePipe,
+  ipcRequired,
   isInt32,
   maxBufferExceeded,
+  missingArgs,
   outOfRange,
   sanitizeKillSignal,
   signalNames,

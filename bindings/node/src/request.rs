@@ -180,6 +180,19 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Request> {
                 Err(err) if err.raw_os_error() == Some(libc::EBADF) => None,
                 Err(err) => return Err(err),
             },
+            // The fd of a stream of this process (another child's pipe, a
+            // socket): as libuv does for a child's fds 0-2, its file
+            // description is made blocking (shared with the parent, which
+            // has stopped reading it): a program reading its stdin does not
+            // expect EAGAIN.
+            FD if i < 3 => {
+                let fd = crate::sys::dup_cloexec(arg)?;
+                let flags = rustix::fs::fcntl_getfl(&fd)?;
+                if flags.contains(rustix::fs::OFlags::NONBLOCK) {
+                    rustix::fs::fcntl_setfl(&fd, flags - rustix::fs::OFlags::NONBLOCK)?;
+                }
+                Some(fd)
+            }
             FD => Some(crate::sys::dup_cloexec(arg)?),
             _ => return Err(invalid("fd kind")),
         };
