@@ -638,7 +638,9 @@ class ChildProcess extends EventEmitter {
     this._closeStdin();
     const stdio = this.stdio;
     if (stdio) for (let i = 1; i < stdio.length; i++) if (stdio[i]) stdio[i].destroy();
-    if (this._ipc) this._ipc.destroy();
+    // The IPC channel sees its end of stream ('disconnect'), except after
+    // EMFILE, where it never existed for Node.
+    if (NO_STDIO_ERRORS.has(code) && this._ipc) this._ipc.destroy();
     if (NO_STDIO_ERRORS.has(code) && !this._noStdio) {
       this._noStdio = true;
       this._closesNeeded = 1;
