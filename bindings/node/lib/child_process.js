@@ -439,6 +439,7 @@ class ChildProcess extends EventEmitter {
     }
     let envPairs = options.envPairs;
     if (ipc !== -1) {
+      if (isBun) throw errors.ipcUnsupported();
       if (envPairs != null && !Array.isArray(envPairs)) {
         throw errors.invalidArgType('options.envPairs', 'Array', envPairs);
       }

@@ -160,6 +160,14 @@ function missingArgs(name) {
   return withCode(new TypeError(`The "${name}" argument must be specified`), 'ERR_MISSING_ARGS');
 }
 
+// Bun's net.Socket ignores an `fd` option: no channel can be made there.
+function ipcUnsupported() {
+  return withCode(
+    new TypeError("fastspawn: stdio 'ipc' (and fork()) is not supported on Bun: its net.Socket cannot use the channel's fd"),
+    'ERR_FASTSPAWN_IPC_UNSUPPORTED',
+  );
+}
+
 // Handles (sockets, servers) over the IPC channel would need the parent's
 // end of the channel to send and receive fds (SCM_RIGHTS): not done.
 function ipcHandleUnsupported() {
@@ -268,6 +276,7 @@ module.exports = {
   ipcHandleUnsupported,
   ipcOnePipe,
   ipcRequired,
+  ipcUnsupported,
   isInt32,
   maxBufferExceeded,
   missingArgs,
