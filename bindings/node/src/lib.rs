@@ -19,6 +19,8 @@
 //! - `closeFd(fd)`: closes a pipe end JS never used.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
+//! - `threadSwitches()`: the calling thread's involuntary context switches
+//!   (for the benchmarks, to set preempted measurements apart).
 
 #![deny(unsafe_code)]
 
@@ -68,7 +70,7 @@ pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
 #[napi]
 pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
-    let request = match request::build(&strings, io) {
+    let request = match request::build(strings, io) {
         Ok(request) => request,
         Err(err) => match err.raw_os_error() {
             Some(errno) => return Ok(-i64::from(errno)),
@@ -137,4 +139,10 @@ pub fn debug_info(id: u32) -> Option<Vec<String>> {
 #[napi]
 pub fn live_children() -> u32 {
     registry::len() as u32
+}
+
+/// The calling thread's involuntary context switches so far (-1 if unknown).
+#[napi]
+pub fn thread_switches() -> i64 {
+    sys::thread_involuntary_switches()
 }

@@ -20,6 +20,8 @@
 //! 6. The process environment (`environ`) is read only on a JS thread, as
 //!    `getenv` would; Node changes it (`process.env.X = ...`) only on the
 //!    main JS thread, so a read there never overlaps a change made by JS.
+//! 7. [`thread_involuntary_switches`] passes `getrusage` a pointer to a
+//!    local, zeroed `rusage` that outlives the call.
 
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
@@ -108,4 +110,16 @@ pub fn set_ref(
             "fastspawn: napi_(un)ref_threadsafe_function failed with status {status}"
         )))
     }
+}
+
+/// How many times the kernel has switched the calling thread out against
+/// its will (`getrusage(RUSAGE_THREAD)`'s `ru_nivcsw`): a measurement whose
+/// count moved was preempted, and measured the scheduler.
+pub fn thread_involuntary_switches() -> i64 {
+    // SAFETY: invariant 7: `usage` is a valid, writable `rusage` for the
+    // whole call; getrusage writes nothing else.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let ret = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    if ret == 0 { usage.ru_nivcsw } else { -1 }
 }
