@@ -103,8 +103,8 @@ export class ChildProcess extends EventEmitter {
   unref(): void;
   /**
    * Sends a message over the IPC channel (children with an `'ipc'` entry);
-   * false when the write queue is full. A `sendHandle` is not supported
-   * (throws `ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED`).
+   * false when the write queue is full. A `sendHandle` may be a net.Server
+   * or net.Socket (a dgram socket throws `ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED`).
    */
   send?(message: Serializable, callback?: (error: Error | null) => void): boolean;
   send?(message: Serializable, sendHandle?: SendHandle, options?: MessageOptions, callback?: (error: Error | null) => void): boolean;

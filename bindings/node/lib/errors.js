@@ -168,15 +168,19 @@ function ipcUnsupported() {
   );
 }
 
-// Handles (sockets, servers) over the IPC channel would need the parent's
-// end of the channel to send and receive fds (SCM_RIGHTS): not done.
+// Handles this package's IPC channel cannot carry: dgram sockets to the
+// child, anything from the child (see lib/ipc.js).
 function ipcHandleUnsupported() {
   return withCode(
     new TypeError(
-      "fastspawn: sending handles (sockets, servers) over the IPC channel is not supported; use node:child_process's fork() for that child",
+      "fastspawn: this handle cannot cross the IPC channel (dgram sockets, and handles sent by the child, are not supported); use node:child_process's fork() for that child",
     ),
     'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED',
   );
+}
+
+function invalidHandleType() {
+  return withCode(new TypeError('This handle type cannot be sent'), 'ERR_INVALID_HANDLE_TYPE');
 }
 
 // An error from a system call, as Node reports one: message
@@ -270,6 +274,7 @@ module.exports = {
   errnoName,
   invalidArgType,
   invalidArgValue,
+  invalidHandleType,
   invalidSyncForkInput,
   ipcChannelClosed,
   ipcDisconnected,

@@ -11,19 +11,28 @@
 //   a 1 tag), preceded by its length as a big-endian uint32.
 // Messages whose `cmd` starts with 'NODE_' are Node's own ('internalMessage').
 //
-// Not done: handles (sockets, servers) in either direction: that needs the
-// fds to travel as SCM_RIGHTS ancillary data, which a net.Socket over a
-// plain socket cannot send or receive. send() with a handle throws
-// ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED; a handle the child sends is refused
-// (NODE_HANDLE_NACK, as Node answers a message whose fd was lost), with a
-// warning here.
+// Handles (net.Socket, net.Server, their native handles) are sent as Node
+// does: a NODE_HANDLE message with the fd attached as SCM_RIGHTS (written
+// by the addon, as a net.Socket cannot attach fds), one at a time, each
+// waiting for the child's NODE_HANDLE_ACK. Not done: receiving a handle
+// from the child (a net.Socket's reads drop the fds) and dgram sockets:
+// a handle the child sends is refused (NODE_HANDLE_NACK, as Node answers a
+// message whose fd was lost) with a warning here; sending a dgram socket
+// throws ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED.
 
+const dgram = require('node:dgram');
 const EventEmitter = require('node:events');
 const net = require('node:net');
+const os = require('node:os');
 const v8 = require('node:v8');
 const { StringDecoder } = require('node:string_decoder');
 
 const errors = require('./errors');
+const { addon } = require('./native');
+
+const EAGAIN = -os.constants.errno.EAGAIN;
+// Node's: a handle refused this many times more is given up.
+const MAX_HANDLE_RETRANSMISSIONS = 3;
 
 // Node's own limit: once this many bytes wait to be written, send() says
 // "stop sending" (returns false).
@@ -184,7 +193,9 @@ function setupChannel(child, fd, mode) {
       const message = messages[i];
       if (child.channel === null) break;
       if (isInternal(message)) {
-        if (message.cmd === 'NODE_HANDLE') {
+        if (message.cmd === 'NODE_HANDLE_ACK' || message.cmd === 'NODE_HANDLE_NACK') {
+          process.nextTick(onHandleAck, message.cmd === 'NODE_HANDLE_ACK');
+        } else if (message.cmd === 'NODE_HANDLE') {
           // The fd that came with it is lost (see the file's header).
           write({ cmd: 'NODE_HANDLE_NACK' }, null, true);
           if (!warned) {
@@ -202,12 +213,15 @@ function setupChannel(child, fd, mode) {
   });
   // The child closed its end (or exited): as Node, disconnect.
   socket.on('end', () => {
+    handleQueue = null;
     if (child.connected) child.disconnect();
+    else if (child.channel !== null) disconnectNow();
     socket.destroy();
   });
   socket.on('error', () => {
     // Write errors go to send()'s callback or 'error'; a read error ends
     // the channel like an end of stream.
+    handleQueue = null;
     if (child.connected) child.disconnect();
   });
   socket.on('close', () => {
@@ -215,21 +229,131 @@ function setupChannel(child, fd, mode) {
     closed = true;
     child.channel = null;
     child.connected = false;
+    if (pendingHandle !== null) closeHandle(pendingHandle.handle);
+    pendingHandle = null;
     if (!child._noStdio) maybeClose(child);
   });
+
+  const failed = (err, callback, swallowErrors) => {
+    if (swallowErrors) return;
+    const ex = errors.errnoError(typeof err.errno === 'number' ? err.errno : -32, 'write');
+    if (typeof callback === 'function') callback(ex);
+    else child.emit('error', ex);
+  };
 
   // Writes one message; errors go to `callback` or the child's 'error'
   // unless swallowed.
   function write(message, callback, swallowErrors) {
     socket.write(codec.encode(message), (err) => {
-      if (err) {
-        if (swallowErrors) return;
-        const ex = errors.errnoError(typeof err.errno === 'number' ? err.errno : -32, 'write');
-        if (typeof callback === 'function') callback(ex);
-        else child.emit('error', ex);
-      } else if (typeof callback === 'function') callback(null);
+      if (err) failed(err, callback, swallowErrors);
+      else if (typeof callback === 'function') callback(null);
     });
     return socket.writableLength < WRITE_QUEUE_LIMIT;
+  }
+
+  // Writes one message with a handle's fd attached (SCM_RIGHTS, sent with
+  // its first bytes), once what the socket has queued is written: libuv
+  // cannot attach an fd to a net.Socket's write, so the addon writes it.
+  function writeWithFd(bytes, fd, callback, swallowErrors) {
+    if (socket.destroyed) {
+      failed({ errno: -32 }, callback, swallowErrors);
+      return;
+    }
+    if (socket.writableLength > 0 || !socket._handle) {
+      setImmediate(writeWithFd, bytes, fd, callback, swallowErrors);
+      return;
+    }
+    const sent = addon.sendWithFd(socket._handle.fd, bytes, fd);
+    if (sent === -EAGAIN) {
+      setTimeout(writeWithFd, 1, bytes, fd, callback, swallowErrors);
+    } else if (sent < 0) {
+      failed({ errno: sent }, callback, swallowErrors);
+    } else if (sent < bytes.length) {
+      socket.write(bytes.subarray(sent), (err) => {
+        if (err) failed(err, callback, swallowErrors);
+        else if (typeof callback === 'function') callback(null);
+      });
+    } else if (typeof callback === 'function') {
+      process.nextTick(callback, null);
+    }
+  }
+
+  // Handles, as Node sends them: one at a time; until the child
+  // acknowledges one (NODE_HANDLE_ACK), later messages wait in
+  // `handleQueue` (null when nothing waits for an ACK). A socket sent
+  // without keepOpen is closed here once the child has it.
+  let handleQueue = null;
+  let pendingHandle = null;
+
+  function closeHandle(handle) {
+    if (handle && typeof handle.close === 'function') handle.close();
+  }
+
+  function onHandleAck(acked) {
+    if (pendingHandle !== null) {
+      if (acked) {
+        closeHandle(pendingHandle.handle);
+        pendingHandle = null;
+      } else if (pendingHandle.retransmissions++ === MAX_HANDLE_RETRANSMISSIONS) {
+        closeHandle(pendingHandle.handle);
+        pendingHandle = null;
+        process.emitWarning('Handle did not reach the receiving process correctly', 'SentHandleNotReceivedWarning');
+      }
+    }
+    const queue = handleQueue || [];
+    handleQueue = null;
+    if (pendingHandle !== null) {
+      const p = pendingHandle;
+      sendNow(p.message, p.handle, p.options, p.callback);
+    }
+    for (const q of queue) sendNow(q.message, q.handle, q.options, q.callback);
+    if (!child.connected && child.channel !== null && handleQueue === null) disconnectNow();
+  }
+
+  function sendNow(message, handle, options, callback) {
+    const swallowErrors = !!options.swallowErrors;
+    if (handle) {
+      let type;
+      if (handle instanceof net.Socket) type = 'net.Socket';
+      else if (handle instanceof net.Server) type = 'net.Server';
+      else if (typeof handle.fd === 'number' && typeof handle.readStop === 'function') type = 'net.Native';
+      else if (handle instanceof dgram.Socket) throw errors.ipcHandleUnsupported();
+      else throw errors.invalidHandleType();
+      if (handleQueue !== null) {
+        handleQueue.push({ message, handle, options, callback });
+        return handleQueue.length === 1;
+      }
+      let native = null;
+      let detached = false;
+      if (type === 'net.Socket') {
+        native = handle._handle || null;
+        if (native !== null && !options.keepOpen) {
+          // The socket is the child's now: detached here, closed on the ACK.
+          native.onread = () => {};
+          handle._handle = null;
+          handle.setTimeout(0);
+          detached = true;
+        }
+      } else if (type === 'net.Server') {
+        native = handle._handle || null;
+      } else {
+        native = handle;
+      }
+      if (native === null || typeof native.fd !== 'number' || native.fd < 0) {
+        // Nothing to send (a closed socket, a server not listening): the
+        // message alone, as Node does.
+        return write(message, callback, swallowErrors);
+      }
+      handleQueue = [];
+      if (detached) pendingHandle = { message, handle: native, options, callback, retransmissions: 0 };
+      writeWithFd(Buffer.from(codec.encode({ cmd: 'NODE_HANDLE', type, msg: message })), native.fd, callback, swallowErrors);
+      return true;
+    }
+    if (handleQueue !== null && !(message && (message.cmd === 'NODE_HANDLE_ACK' || message.cmd === 'NODE_HANDLE_NACK'))) {
+      handleQueue.push({ message, handle: null, options, callback });
+      return handleQueue.length === 1;
+    }
+    return write(message, callback, swallowErrors);
   }
 
   child.send = function send(message, handle, options, callback) {
@@ -243,7 +367,7 @@ function setupChannel(child, fd, mode) {
     } else if (options !== undefined) {
       errors.validateObject(options, 'options');
     }
-    const swallowErrors = typeof options === 'boolean' ? options : !!(options && options.swallowErrors);
+    options = { swallowErrors: false, ...options };
     if (!this.connected) {
       const ex = errors.ipcChannelClosed();
       if (typeof callback === 'function') process.nextTick(callback, ex);
@@ -255,9 +379,19 @@ function setupChannel(child, fd, mode) {
     if (type !== 'string' && type !== 'object' && type !== 'number' && type !== 'boolean') {
       throw errors.invalidArgType('message', ['string', 'object', 'number', 'boolean'], message);
     }
-    if (handle) throw errors.ipcHandleUnsupported();
-    return write(message, callback, swallowErrors);
+    return sendNow(message, handle, options, callback);
   };
+
+  // The channel's end: no more messages are delivered; what was sent is
+  // still written out.
+  function disconnectNow() {
+    child.channel = null;
+    process.nextTick(() => {
+      if (socket.destroyed || socket.writableFinished) socket.destroy();
+      else socket.end(() => socket.destroy());
+      child.emit('disconnect');
+    });
+  }
 
   child.disconnect = function disconnect() {
     if (!this.connected) {
@@ -265,14 +399,9 @@ function setupChannel(child, fd, mode) {
       return;
     }
     this.connected = false;
-    // No more messages are delivered; what was sent is still written out.
-    this.channel = null;
-    const finish = () => {
-      if (socket.destroyed || socket.writableFinished) socket.destroy();
-      else socket.end(() => socket.destroy());
-      child.emit('disconnect');
-    };
-    process.nextTick(finish);
+    // A handle still waiting for its ACK (and what queued behind it) goes
+    // first, as in Node.
+    if (handleQueue === null) disconnectNow();
   };
 }
 

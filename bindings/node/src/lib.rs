@@ -19,6 +19,8 @@
 //! - `closeFd(fd)`: closes a pipe end JS never used.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
+//! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
+//!   socket with `fd` attached (a handle sent to a child); bytes or `-errno`.
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
 
@@ -145,4 +147,11 @@ pub fn live_children() -> u32 {
 #[napi]
 pub fn thread_switches() -> i64 {
     sys::thread_involuntary_switches()
+}
+
+/// Writes `data` on socket `socket` with `fd` attached (`SCM_RIGHTS`): the
+/// bytes written, or `-errno`.
+#[napi]
+pub fn send_with_fd(socket: i32, data: napi::bindgen_prelude::Buffer, fd: i32) -> i64 {
+    sys::send_with_fd(socket, &data, fd)
 }

@@ -229,12 +229,87 @@ describe('fork(), side by side with node:child_process.fork', () => {
     }
   });
 
-  it('sending a handle is refused with a clear error (not supported)', async () => {
+  it('a net.Server handle: the child answers its connections', async () => {
     const net = require('node:net');
-    const server = net.createServer();
+    const r = await both(async (cp) => {
+      const server = net.createServer((socket) => socket.end('parent answers\n'));
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const child = cp.fork(FIXTURE, [], { silent: true });
+      const callback = [];
+      const sent = child.send('s1', server, (err) => callback.push(err));
+      // A message sent behind the handle waits for the child's ACK, in order.
+      child.send({ op: 'echo', value: 'after the handle' });
+      const first = await nextMessage(child);
+      const second = await nextMessage(child);
+      // The parent stops accepting: every connection now goes to the child.
+      const { port } = server.address();
+      server.close();
+      const answers = [];
+      for (let i = 0; i < 3; i++) {
+        const socket = net.connect(port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (d) => (text += d));
+        await once(socket, 'end');
+        answers.push(text);
+      }
+      child.kill();
+      await once(child, 'exit');
+      return { sent, callback, first, second, answers };
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn.answers, ['child answers s1\n', 'child answers s1\n', 'child answers s1\n']);
+    assert.deepEqual(r.fastspawn.second, { echo: 'after the handle' });
+  });
+
+  it('net.Socket handles: the child writes to them, the parent closes its copy after the ACK', async () => {
+    const net = require('node:net');
+    const r = await both(async (cp) => {
+      const accepted = [];
+      const server = net.createServer((socket) => accepted.push(socket));
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const child = cp.fork(FIXTURE, [], { silent: true });
+      const results = [];
+      for (const name of ['one', 'two']) {
+        const client = net.connect(server.address().port, '127.0.0.1');
+        let text = '';
+        client.on('data', (d) => (text += d));
+        while (accepted.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        const socket = accepted.shift();
+        child.send(name, socket);
+        const reply = await nextMessage(child);
+        await once(client, 'end');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        results.push({ reply, text, detached: socket._handle === null, destroyed: socket.destroyed });
+      }
+      server.close();
+      child.disconnect();
+      await once(child, 'exit');
+      return results;
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn[1].text, 'child writes two\n');
+  });
+
+  it('handle errors: a bad handle type, a dgram socket', () => {
+    const dgram = require('node:dgram');
+    const nodeCp = require('node:child_process');
+    const r = {};
+    for (const [name, cp] of [['node', nodeCp], ['fastspawn', fastspawn]]) {
+      const child = cp.fork(FIXTURE, [], { silent: true });
+      try {
+        child.send('x', {});
+        r[name] = null;
+      } catch (err) {
+        r[name] = String(err);
+      }
+      child.kill();
+    }
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.equal(r.fastspawn, 'TypeError [ERR_INVALID_HANDLE_TYPE]: This handle type cannot be sent');
     const child = fastspawn.fork(FIXTURE, [], { silent: true });
-    assert.throws(() => child.send('with handle', server), { code: 'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED', message: /not supported/ });
-    child.disconnect();
-    await once(child, 'close');
+    const socket = dgram.createSocket('udp4');
+    assert.throws(() => child.send('x', socket), { code: 'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED' });
+    socket.close();
+    child.kill();
   });
 });
