@@ -447,6 +447,10 @@ class ChildProcess extends EventEmitter {
 
   spawn(options) {
     errors.validateObject(options, 'options');
+    // Called directly (not through spawn()), the options are the caller's:
+    // read as own properties only too (Node reads these through the
+    // prototype chain).
+    if (!(options instanceof NormalizedOptions)) options = { __proto__: null, ...options };
     const { kinds, args: fdArgs, ipc, wraps } = normalizeStdio(options.stdio);
     const serialization = options.serialization;
     if (serialization !== undefined && serialization !== 'json' && serialization !== 'advanced') {

@@ -124,6 +124,15 @@ describe('options are own properties only: a polluted Object.prototype changes n
   }
 });
 
+describe('ChildProcess#spawn called directly', () => {
+  it('reads its options as own properties only (Node follows the prototype chain there)', async () => {
+    const child = new fastspawn.ChildProcess();
+    polluted('cwd', '/usr', () => child.spawn({ file: 'pwd', args: ['pwd'], envPairs: ['PATH=/usr/bin:/bin'] }));
+    const r = await outcome(child);
+    assert.equal(r.stdout, `${process.cwd()}\n`);
+  });
+});
+
 describe('smaller differences, side by side', () => {
   it("cwd '' means no cwd", async () => {
     const r = await both((cp) => outcome(cp.spawn('pwd', [], { cwd: '' })));
