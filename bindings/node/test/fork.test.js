@@ -1,6 +1,6 @@
 'use strict';
 // fork() and stdio 'ipc' (lib/fork.js, lib/ipc.js), side by side with
-// node:child_process: the child is stock Node (test/fixtures/ipc-child.js),
+// node:child_process: the child is stock Node (testlib/ipc-child.js),
 // talking to each implementation's parent end of the channel.
 
 const { describe, it } = require('node:test');
@@ -11,7 +11,7 @@ const { once } = require('node:events');
 const { both, fastspawn } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
 
-const FIXTURE = path.join(__dirname, 'fixtures', 'ipc-child.js');
+const FIXTURE = path.join(__dirname, '..', 'testlib', 'ipc-child.js');
 
 // Records a child's events (messages included) in order.
 function record(child) {

@@ -13,7 +13,7 @@ const { once } = require('node:events');
 
 const { both, fastspawn, nodeCp, outcome, thrown } = require('../testlib/helpers');
 
-const FIXTURE = path.join(__dirname, 'fixtures', 'ipc-child.js');
+const FIXTURE = path.join(__dirname, '..', 'testlib', 'ipc-child.js');
 
 // Runs `call` with Object.prototype[name] = value (set as a polluting merge
 // would: enumerable), restoring the prototype whatever happens. The

@@ -74,7 +74,7 @@ async function main() {
 
   // IPC with a stock Node child (Bun's net.Socket cannot carry the
   // channel: there it is refused with a clear error).
-  const fixture = require('node:path').join(__dirname, 'fixtures', 'ipc-child.js');
+  const fixture = require('node:path').join(__dirname, '..', 'testlib', 'ipc-child.js');
   const nodeBinary = typeof Bun === 'undefined' && typeof Deno === 'undefined' ? process.execPath : 'node';
   if (typeof Bun !== 'undefined') {
     let code = null;
