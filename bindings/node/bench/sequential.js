@@ -9,7 +9,8 @@
 // DIR holds `noop` and `c-peer` (make -C bench/peers OUT=DIR noop c-peer).
 //
 // Spawn + 'close': per spawn, the median over the rounds of each side's
-// mean. Loop stall: every spawn() call of fastspawn with 16 children in
+// mean; with it, a JS -> pool thread -> JS round trip that spawns nothing
+// (the cost of the thread hand-overs alone). Loop stall: every spawn() call of fastspawn with 16 children in
 // flight ('ignore'), timed with hrtime; a call during which the JS thread
 // was switched out (its involuntary context-switch count moved) measured
 // the scheduler and is counted apart, as the tokio stall table does.
@@ -17,7 +18,7 @@
 const path = require('node:path');
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
-const { addon } = require('../lib/native');
+const { addon, ping } = require('../lib/native');
 
 const arg = (name, value) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,6 +45,16 @@ function one(cp, stdio) {
     child.on('error', reject);
     child.on('close', resolve);
   });
+}
+
+// The JS -> spawner pool thread -> JS round trip alone (no spawn): the
+// thread hand-overs a spawn's latency cannot avoid (a spawn has one more,
+// from the waiter thread that sees the exit).
+async function pings(n) {
+  for (let i = 0; i < 20; i++) await ping();
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await ping();
+  return Number(process.hrtime.bigint() - t0) / n / 1000;
 }
 
 async function sequential(cp, stdio, n) {
@@ -93,6 +104,7 @@ async function main() {
     "fastspawn, stdio 'ignore'": () => sequential(fastspawn, 'ignore', N),
     "node:child_process, stdio 'pipe'": () => sequential(nodeCp, 'pipe', Math.max(50, N / 4)),
     "node:child_process, stdio 'ignore'": () => sequential(nodeCp, 'ignore', Math.max(50, N / 4)),
+    'JS -> pool thread -> JS, no spawn': () => pings(N),
   };
   const results = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {

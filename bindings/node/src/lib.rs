@@ -21,6 +21,9 @@
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
 //! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
 //!   socket with `fd` attached (a handle sent to a child); bytes or `-errno`.
+//! - `ping()`: a job on the spawner pool that only posts a `Pong` record
+//!   back (the benchmarks time the JS -> pool thread -> JS round trip, the
+//!   part of a spawn's latency that is thread hand-overs).
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
 
@@ -154,4 +157,12 @@ pub fn thread_switches() -> i64 {
 #[napi]
 pub fn send_with_fd(socket: i32, data: napi::bindgen_prelude::Buffer, fd: i32) -> i64 {
     sys::send_with_fd(socket, &data, fd)
+}
+
+/// Queues a job that only answers with a `Pong` record (for the benchmarks).
+#[napi]
+pub fn ping() -> Result<()> {
+    let events = events()?;
+    fastspawn::Pool::global().run(move || events.post(events::Kind::Pong, 0, 0, 0));
+    Ok(())
 }
