@@ -1,6 +1,6 @@
 // Type declarations for the fastspawn npm package: the node:child_process
-// surface it implements (spawn, execFile, exec, ChildProcess), plus Node's
-// own synchronous functions and fork, re-exported.
+// surface it implements (spawn, execFile, exec, fork, ChildProcess), plus
+// Node's own synchronous functions, re-exported.
 
 /// <reference types="node" />
 
@@ -20,19 +20,23 @@ import type {
 export {
   execFileSync,
   execSync,
-  fork,
   spawnSync,
   ExecException,
   ExecFileOptions,
   ExecOptions,
 } from 'node:child_process';
 
-/** One entry of `options.stdio`. `'ipc'` is not supported (it throws). */
+/**
+ * One entry of `options.stdio`: a stream counts if it has an fd or an
+ * underlying handle (another child's stdout, a net.Socket). At most one
+ * `'ipc'`.
+ */
 export type StdioEntry =
   | 'pipe'
   | 'overlapped'
   | 'ignore'
   | 'inherit'
+  | 'ipc'
   | number
   | Stream
   | { fd: number }
@@ -58,6 +62,17 @@ export interface SpawnOptions {
   windowsHide?: boolean | undefined;
   /** Accepted and ignored (Linux only). */
   windowsVerbatimArguments?: boolean | undefined;
+  /** The IPC channel's format, with an `'ipc'` entry in `stdio`. */
+  serialization?: 'json' | 'advanced' | undefined;
+}
+
+export interface ForkOptions extends Omit<SpawnOptions, 'shell'> {
+  /** The Node binary to run (default `process.execPath`). */
+  execPath?: string | undefined;
+  /** Its options (default `process.execArgv`). */
+  execArgv?: string[] | undefined;
+  /** Pipe the child's stdin, stdout and stderr instead of inheriting them. */
+  silent?: boolean | undefined;
 }
 
 /**
@@ -74,7 +89,10 @@ export class ChildProcess extends EventEmitter {
   readonly stdio: Array<Readable | Writable | null>;
   readonly pid?: number | undefined;
   readonly killed: boolean;
-  readonly connected: false;
+  /** Whether the IPC channel is open (children with an `'ipc'` entry). */
+  readonly connected: boolean;
+  /** The IPC channel's control object, or null/undefined. */
+  readonly channel?: { ref(): void; unref(): void; readonly fd: number | undefined } | null | undefined;
   readonly exitCode: number | null;
   readonly signalCode: NodeJS.Signals | null;
   readonly spawnfile: string;
@@ -83,18 +101,29 @@ export class ChildProcess extends EventEmitter {
   kill(signal?: NodeJS.Signals | number): boolean;
   ref(): void;
   unref(): void;
-  /** Not supported: there is no IPC channel. */
+  /**
+   * Sends a message over the IPC channel (children with an `'ipc'` entry);
+   * false when the write queue is full. A `sendHandle` may be a net.Server
+   * or net.Socket (a dgram socket throws `ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED`).
+   */
+  send?(message: Serializable, callback?: (error: Error | null) => void): boolean;
   send?(message: Serializable, sendHandle?: SendHandle, options?: MessageOptions, callback?: (error: Error | null) => void): boolean;
+  /** Closes the IPC channel ('disconnect' follows). */
+  disconnect?(): void;
 
   on(event: 'spawn', listener: () => void): this;
   on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   on(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   on(event: 'error', listener: (err: Error) => void): this;
+  on(event: 'message', listener: (message: Serializable, sendHandle: SendHandle) => void): this;
+  on(event: 'disconnect', listener: () => void): this;
   on(event: string | symbol, listener: (...args: any[]) => void): this;
   once(event: 'spawn', listener: () => void): this;
   once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: 'error', listener: (err: Error) => void): this;
+  once(event: 'message', listener: (message: Serializable, sendHandle: SendHandle) => void): this;
+  once(event: 'disconnect', listener: () => void): this;
   once(event: string | symbol, listener: (...args: any[]) => void): this;
 }
 
@@ -113,6 +142,10 @@ export function spawn(command: string, options?: SpawnOptions & { stdio?: 'pipe'
 export function spawn(command: string, args?: readonly string[], options?: SpawnOptions & { stdio?: 'pipe' | 'overlapped' | undefined }): ChildProcessWithoutNullStreams;
 export function spawn(command: string, options: SpawnOptions): ChildProcess;
 export function spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
+
+/** Runs a Node module in a new Node process with an IPC channel, started without fork(). */
+export function fork(modulePath: string | URL, options?: ForkOptions): ChildProcess;
+export function fork(modulePath: string | URL, args?: readonly string[], options?: ForkOptions): ChildProcess;
 
 type ExecCallback<T> = (error: ExecException | null, stdout: T, stderr: T) => void;
 

@@ -4,21 +4,23 @@
 // clone3 with pidfds) instead of fork() on the event loop. See README.md
 // for what differs from node:child_process.
 //
-// The synchronous functions and fork() are node:child_process's own,
-// re-exported so that this module can replace it unchanged.
+// The synchronous functions are node:child_process's own, re-exported so
+// that this module can replace it unchanged (they block the caller by
+// design).
 
 const nodeChildProcess = require('node:child_process');
 const { ChildProcess, spawn } = require('./lib/child_process');
 const { exec, execFile } = require('./lib/exec');
+const { fork } = require('./lib/fork');
 
 module.exports = {
   ChildProcess,
   spawn,
   exec,
   execFile,
+  fork,
   // Not reimplemented: Node's own.
   execFileSync: nodeChildProcess.execFileSync,
   execSync: nodeChildProcess.execSync,
-  fork: nodeChildProcess.fork,
   spawnSync: nodeChildProcess.spawnSync,
 };

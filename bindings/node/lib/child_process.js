@@ -134,8 +134,11 @@ function normalizeSpawnArguments(file, args, options) {
     args = [];
   }
   for (let i = 0; i < args.length; i++) errors.validateNoNul(args[i], `args[${i}]`);
-  if (options === undefined) options = {};
-  else errors.validateObject(options, 'options');
+  if (options !== undefined) errors.validateObject(options, 'options');
+  // Own properties only, as Node reads them: an option inherited from a
+  // polluted Object.prototype (`shell`, `env`, `cwd`...) must not change
+  // what is run.
+  options = { __proto__: null, ...options };
 
   let cwd = options.cwd;
   if (cwd != null) cwd = validatedPath(cwd, 'options.cwd');
@@ -176,19 +179,58 @@ function normalizeSpawnArguments(file, args, options) {
     }
   }
 
-  return {
-    ...options,
-    file,
-    args,
-    cwd,
-    envPairs,
-    detached: !!options.detached,
-  };
+  return new NormalizedOptions(options, file, args, cwd, envPairs);
 }
 
-// options.stdio → [kinds, args]; throws Node's errors for bad entries.
+// What spawn() and ChildProcess#spawn read, every field an own property
+// (so nothing is looked up on a prototype) of one fixed shape: building it
+// costs ~0.1 µs, where Node's `{ __proto__: null, ...options, ... }`
+// (a dictionary-mode copy) costs ~1.5 µs per call.
+class NormalizedOptions {
+  constructor(options, file, args, cwd, envPairs) {
+    this.file = file;
+    this.args = args;
+    this.cwd = cwd;
+    this.envPairs = envPairs;
+    this.detached = !!options.detached;
+    this.uid = options.uid;
+    this.gid = options.gid;
+    this.stdio = options.stdio;
+    this.serialization = options.serialization;
+    this.timeout = options.timeout;
+    this.signal = options.signal;
+    this.killSignal = options.killSignal;
+    this.windowsHide = !!options.windowsHide;
+    this.windowsVerbatimArguments = !!options.windowsVerbatimArguments;
+  }
+}
+
+// A stream's underlying libuv handle, if it has one with an fd (a
+// net.Socket, one of this package's pipe ends, a TTY, a TCP or Pipe
+// handle itself): Node accepts such a stream as a stdio entry and gives the
+// child its fd.
+function handleOf(value) {
+  if (value === null || typeof value !== 'object') return null;
+  for (const candidate of [value, value.handle, value._handle]) {
+    if (
+      candidate !== null &&
+      typeof candidate === 'object' &&
+      typeof candidate.fd === 'number' &&
+      candidate.fd >= 0 &&
+      typeof candidate.readStop === 'function'
+    ) {
+      return candidate;
+    }
+  }
+  return null;
+}
+
+// options.stdio → { kinds, args, ipc, wraps }, with Node's rules and errors
+// in Node's order: `ipc` is the index of the 'ipc' entry (-1 if none),
+// `wraps` the streams given by their handle, which stop reading in the
+// parent once the child has them.
 function normalizeStdio(stdio) {
-  if (stdio == null) stdio = 'pipe';
+  if (!stdio) stdio = 'pipe';
   if (typeof stdio === 'string') {
     if (stdio !== 'ignore' && stdio !== 'pipe' && stdio !== 'inherit' && stdio !== 'overlapped') {
       throw errors.invalidArgValue('stdio', stdio);
@@ -200,14 +242,20 @@ function normalizeStdio(stdio) {
   const n = Math.max(stdio.length, 3);
   const kinds = new Array(n);
   const args = new Array(n).fill(0);
+  let ipc = -1;
+  let wraps = null;
   for (let i = 0; i < n; i++) {
     let entry = stdio[i];
     if (entry == null) entry = i < 3 ? 'pipe' : 'ignore';
-    if (entry === 'pipe' || entry === 'overlapped') kinds[i] = K_PIPE;
-    else if (entry === 'ignore') kinds[i] = K_IGNORE;
-    else if (entry === 'inherit') kinds[i] = K_INHERIT;
-    else if (entry === 'ipc') throw errors.ipcUnsupported();
-    else if (typeof entry === 'number' || (typeof entry === 'object' && typeof entry.fd === 'number')) {
+    let handle;
+    if (entry === 'ignore') kinds[i] = K_IGNORE;
+    else if (entry === 'pipe' || entry === 'overlapped' || (typeof entry === 'number' && entry < 0)) kinds[i] = K_PIPE;
+    else if (entry === 'ipc') {
+      if (ipc !== -1) throw errors.ipcOnePipe();
+      ipc = i;
+      kinds[i] = K_PIPE;
+    } else if (entry === 'inherit') kinds[i] = K_INHERIT;
+    else if (typeof entry === 'number' || typeof entry.fd === 'number') {
       const fd = typeof entry === 'number' ? entry : entry.fd;
       // A negative fd is "nothing", which is /dev/null for 0-2.
       if (fd < 0) kinds[i] = K_IGNORE;
@@ -215,13 +263,52 @@ function normalizeStdio(stdio) {
         kinds[i] = K_FD;
         args[i] = fd;
       }
+    } else if ((handle = handleOf(entry)) !== null) {
+      kinds[i] = K_FD;
+      args[i] = handle.fd;
+      (wraps ||= []).push([handle, entry === handle ? null : entry]);
     } else if (typeof entry === 'string' || ArrayBuffer.isView(entry)) {
       throw errors.invalidSyncForkInput(entry);
     } else {
       throw errors.invalidArgValue('stdio', entry);
     }
   }
-  return [kinds, args];
+  return { kinds, args, ipc, wraps };
+}
+
+// Marks the streams given to a child as stdio: they stop reading here (the
+// child reads them now), and are not drained when their own child exits.
+const kUsedAsStdio = Symbol('fastspawn.usedAsStdio');
+
+function stopReading(wraps) {
+  for (const [handle, stream] of wraps) {
+    handle.reading = false;
+    handle.readStop();
+    if (stream === null) continue;
+    if (typeof stream.pause === 'function') stream.pause();
+    if (stream._readableState) {
+      stream.readableFlowing = false;
+      stream._readableState.reading = false;
+    }
+    stream[kUsedAsStdio] = true;
+    // Another implementation's stream (a node:child_process child's
+    // stdout, say) would be resumed by its own child's exit, which knows
+    // nothing of this mark, and the parent would then race the new child
+    // for its data: it stops being readable here instead.
+    if (!(kChild in stream) && stream._readableState) stream.readable = false;
+  }
+}
+
+// Node marks the streams it gave a child as stdio with a symbol of its own
+// (kIsUsedAsStdio); such a stream is not drained here either.
+function usedAsStdio(stream) {
+  if (stream[kUsedAsStdio]) return true;
+  // Node also pauses it (readableFlowing false): only then look.
+  if (stream.readableFlowing !== false) return false;
+  for (const symbol of Object.getOwnPropertySymbols(stream)) {
+    if (symbol.description === 'kIsUsedAsStdio' && stream[symbol] === true) return true;
+  }
+  return false;
 }
 
 // After the child's exit: streams nobody reads are drained so that they
@@ -230,7 +317,7 @@ function flushStdio(child) {
   const stdio = child.stdio;
   if (stdio == null) return;
   for (const stream of stdio) {
-    if (!stream || !stream.readable) continue;
+    if (!stream || !stream.readable || usedAsStdio(stream)) continue;
     const state = stream._readableState;
     const listened = state
       ? state.readableListening
@@ -244,49 +331,28 @@ function maybeClose(child) {
   if (child._closesGot === child._closesNeeded) child.emit('close', child.exitCode, child.signalCode);
 }
 
-class ChildProcess extends EventEmitter {
-  constructor() {
-    super();
-    this._closesNeeded = 1;
-    this._closesGot = 0;
-    this.connected = false;
-    this.signalCode = null;
-    this.exitCode = null;
-    this.killed = false;
-    this.spawnfile = null;
-    this.spawnargs = [];
-    this._stdin = null;
-    this._stdinFd = -1;
-    this.stdout = null;
-    this.stderr = null;
-    this.stdio = null;
-    this._id = 0;
-    this._state = PENDING;
-    this._pid = undefined;
-    this._errno = 0;
-    this._live = false;
-    this._refed = true;
-    this._known = false;
-    this._spawnEmitted = false;
-    this._failureEmitted = false;
-    this._heldEnds = null;
-  }
-
-  // The pid. Node knows it when spawn() returns; here the spawner thread
-  // may not have reported yet, and then reading it waits for that (the
-  // spawn is already under way: a few tens of microseconds at most).
-  get pid() {
+// `pid` and `stdin` are own properties of a child, as in Node, but
+// accessors: the pid may not be known yet when spawn() returns (reading it
+// waits for the spawner thread's report), and stdin's socket is made when
+// first used. One descriptor object for every child (no closure per spawn).
+const pidProperty = {
+  configurable: true,
+  enumerable: true,
+  get() {
     this._settleNow();
     return this._pid;
-  }
-
-  set pid(value) {
+  },
+  set(value) {
     this._pid = value;
-  }
+  },
+};
 
-  // stdin's socket is made when first used: most children started by a
-  // server never get input, and a socket costs ~25 µs to make and destroy.
-  get stdin() {
+const stdinProperty = {
+  configurable: true,
+  enumerable: true,
+  // Most children started by a server never get input, and a socket costs
+  // ~25 µs to make and destroy.
+  get() {
     if (this._stdin === undefined) {
       if (this._stdinFd >= 0) {
         this._stdin = pipeEnd(this._stdinFd, 0);
@@ -298,10 +364,76 @@ class ChildProcess extends EventEmitter {
       this._stdinFd = -1;
     }
     return this._stdin;
-  }
-
-  set stdin(value) {
+  },
+  set(value) {
     this._stdin = value;
+  },
+};
+
+// Spawn failures after which Node has set up no stdio at all.
+const NO_STDIO_ERRORS = new Set(['EMFILE', 'ENFILE']);
+
+// Whether setuid(uid) / setgid(gid) would be refused to this process:
+// known on the JS thread (Node throws EPERM synchronously for it). Without
+// root, only the real or effective id may be set, unless the process has
+// CAP_SETUID / CAP_SETGID (read from /proc only on that rare path).
+function credentialsDenied(uid, gid) {
+  if (typeof process.geteuid !== 'function' || process.geteuid() === 0) return false;
+  const uidDenied = uid != null && uid !== process.getuid() && uid !== process.geteuid();
+  const gidDenied = gid != null && gid !== process.getgid() && gid !== process.getegid();
+  if (!uidDenied && !gidDenied) return false;
+  let caps = 0n;
+  try {
+    const m = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (m) caps = BigInt(`0x${m[1]}`);
+  } catch {
+    // No /proc: assume no capabilities, as for any non-root process.
+  }
+  const CAP_SETGID = 6n;
+  const CAP_SETUID = 7n;
+  return (uidDenied && !((caps >> CAP_SETUID) & 1n)) || (gidDenied && !((caps >> CAP_SETGID) & 1n));
+}
+
+// The environment given to a child with an IPC channel: the pairs of the
+// call, or of process.env (Node's for...in, which includes inherited keys).
+function envPairsOf(pairs) {
+  if (pairs != null) return pairs.slice();
+  const result = [];
+  for (const key in process.env) {
+    const value = process.env[key];
+    if (value !== undefined) result.push(`${key}=${value}`);
+  }
+  return result;
+}
+
+let ipcModule = null;
+
+class ChildProcess extends EventEmitter {
+  constructor() {
+    super();
+    // Node's own fields, in Node's order; stdin, stdout, stderr, stdio and
+    // pid are set by spawn() (not at all after EMFILE, as with Node).
+    this._closesNeeded = 1;
+    this._closesGot = 0;
+    this.connected = false;
+    this.signalCode = null;
+    this.exitCode = null;
+    this.killed = false;
+    this.spawnfile = null;
+    this.spawnargs = [];
+    this._stdin = null;
+    this._stdinFd = -1;
+    this._id = 0;
+    this._state = PENDING;
+    this._pid = undefined;
+    this._errno = 0;
+    this._live = false;
+    this._refed = true;
+    this._known = false;
+    this._noStdio = false;
+    this._spawnEmitted = false;
+    this._failureEmitted = false;
+    this._heldEnds = null;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
@@ -315,24 +447,45 @@ class ChildProcess extends EventEmitter {
 
   spawn(options) {
     errors.validateObject(options, 'options');
-    const [kinds, fdArgs] = normalizeStdio(options.stdio);
+    // Called directly (not through spawn()), the options are the caller's:
+    // read as own properties only too (Node reads these through the
+    // prototype chain).
+    if (!(options instanceof NormalizedOptions)) options = { __proto__: null, ...options };
+    const { kinds, args: fdArgs, ipc, wraps } = normalizeStdio(options.stdio);
+    const serialization = options.serialization;
+    if (serialization !== undefined && serialization !== 'json' && serialization !== 'advanced') {
+      throw errors.invalidArgValue('options.serialization', serialization, "must be one of: undefined, 'json', 'advanced'");
+    }
+    let envPairs = options.envPairs;
+    if (ipc !== -1) {
+      if (isBun) throw errors.ipcUnsupported();
+      if (envPairs != null && !Array.isArray(envPairs)) {
+        throw errors.invalidArgType('options.envPairs', 'Array', envPairs);
+      }
+      envPairs = envPairsOf(envPairs);
+      envPairs.push(`NODE_CHANNEL_FD=${ipc}`, `NODE_CHANNEL_SERIALIZATION_MODE=${serialization || 'json'}`);
+    }
     errors.validateString(options.file, 'options.file');
     this.spawnfile = options.file;
     if (options.args === undefined) this.spawnargs = [];
     else if (!Array.isArray(options.args)) throw errors.invalidArgType('options.args', 'Array', options.args);
     else this.spawnargs = options.args;
     const argv = this.spawnargs.length > 0 ? this.spawnargs : [this.spawnfile];
+    if ((options.uid != null || options.gid != null) && credentialsDenied(options.uid, options.gid)) {
+      throw errors.errnoError(-1, 'spawn');
+    }
 
     const nfds = kinds.length;
     if (io.length < HEADER + 2 * nfds) io = new Int32Array(HEADER + 2 * nfds);
-    let strings = `${asArg(this.spawnfile)}\u0000${options.cwd != null ? asArg(options.cwd) : ''}`;
+    // An empty cwd is no cwd, as in Node.
+    const cwd = options.cwd ? asArg(options.cwd) : '';
+    let strings = `${asArg(this.spawnfile)}\u0000${cwd}`;
     for (let i = 0; i < argv.length; i++) strings += `\u0000${asArg(argv[i])}`;
-    const envPairs = options.envPairs;
     if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${asArg(envPairs[i])}`;
     io[0] = argv.length;
     io[1] = envPairs != null ? envPairs.length : -1;
     let flags = 0;
-    if (options.cwd != null) flags |= FLAG_CWD;
+    if (cwd !== '') flags |= FLAG_CWD;
     if (options.detached) flags |= FLAG_DETACHED;
     if (options.uid != null) {
       flags |= FLAG_UID;
@@ -353,13 +506,21 @@ class ChildProcess extends EventEmitter {
     if (id < 0) {
       const err = errors.errnoError(id, 'spawn');
       if (!RUNTIME_ERRORS.has(err.code)) throw err;
-      // Like Node: the 'error' comes on the next tick, and the child has
-      // no streams.
+      // Like Node: the 'error' comes on the next tick; after EMFILE or
+      // ENFILE the child has no stdio properties at all.
       this._state = FAILED;
       this._errno = id;
       this._known = true;
-      this.stdio = kinds.map(() => null);
       process.nextTick(() => this._emitFailure());
+      if (NO_STDIO_ERRORS.has(err.code)) {
+        this._noStdio = true;
+        return id;
+      }
+      this.pid = undefined;
+      this.stdin = null;
+      this.stdout = null;
+      this.stderr = null;
+      this.stdio = kinds.map(() => null);
       return id;
     }
 
@@ -367,12 +528,16 @@ class ChildProcess extends EventEmitter {
     children.set(id, this);
     this._live = true;
     hold(1);
+    Object.defineProperty(this, 'pid', pidProperty);
+    if (wraps !== null) stopReading(wraps);
 
     const stdio = new Array(nfds).fill(null);
+    let stdinPiped = false;
     for (let i = 0; i < nfds; i++) {
-      if (kinds[i] !== K_PIPE) continue;
+      if (kinds[i] !== K_PIPE || i === ipc) continue;
       const fd = io[HEADER + 2 * i + 1];
       if (i === 0) {
+        stdinPiped = true;
         this._stdinFd = fd;
         this._stdin = undefined;
         Object.defineProperty(stdio, 0, {
@@ -389,12 +554,19 @@ class ChildProcess extends EventEmitter {
       stdio[i] = socket;
       this._closesNeeded++;
       socket.on('close', () => {
-        if (this._state !== FAILED) maybeClose(this);
+        if (!this._noStdio) maybeClose(this);
       });
     }
-    this.stdio = stdio;
+    if (stdinPiped) Object.defineProperty(this, 'stdin', stdinProperty);
+    else this.stdin = null;
     this.stdout = stdio[1];
     this.stderr = stdio[2];
+    this.stdio = stdio;
+    if (ipc !== -1) {
+      this._closesNeeded++;
+      ipcModule ||= require('./ipc');
+      ipcModule.setupChannel(this, io[HEADER + 2 * ipc + 1], serialization || 'json');
+    }
     return 0;
   }
 
@@ -480,12 +652,24 @@ class ChildProcess extends EventEmitter {
       err = errors.errnoError(this._errno, 'spawn');
     }
     this.exitCode = this._errno;
-    // The streams never had a child on the other end.
+    // The streams never had a child on the other end: their 'close' (on a
+    // later tick) is what 'close' waits for, as in Node. After EMFILE or
+    // ENFILE Node has made no streams: 'close' follows 'error' at once.
     this._closeStdin();
-    if (this.stdio) for (let i = 1; i < this.stdio.length; i++) if (this.stdio[i]) this.stdio[i].destroy();
-    this._closesNeeded = 1;
-    this._closesGot = 0;
+    const stdio = this.stdio;
+    if (stdio) for (let i = 1; i < stdio.length; i++) if (stdio[i]) stdio[i].destroy();
+    // The IPC channel sees its end of stream ('disconnect'), except after
+    // EMFILE, where it never existed for Node.
+    if (NO_STDIO_ERRORS.has(code) && this._ipc) this._ipc.destroy();
+    if (NO_STDIO_ERRORS.has(code) && !this._noStdio) {
+      this._noStdio = true;
+      this._closesNeeded = 1;
+      this._closesGot = 0;
+      this.connected = false;
+      for (const name of ['stdin', 'stdout', 'stderr', 'stdio']) delete this[name];
+    }
     this.emit('error', err);
+    process.nextTick(flushStdio, this);
     maybeClose(this);
   }
 
@@ -585,6 +769,7 @@ function spawn(file, args, options) {
 
 module.exports = {
   ChildProcess,
+  maybeClose,
   spawn,
   normalizeSpawnArguments,
 };

@@ -22,9 +22,15 @@ function errnoName(errno) {
   return errnoNames.get(-errno) || `Unknown system error ${errno}`;
 }
 
-// Sets `code`, and a stack header naming it as Node's errors do
-// ("TypeError [ERR_X]: message").
+// `String(err)` of Node's own errors: "TypeError [ERR_X]: message".
+function codeToString() {
+  return `${this.name} [${this.code}]: ${this.message}`;
+}
+
+// Sets `code`, a stack header and a toString() naming it as Node's errors
+// do ("TypeError [ERR_X]: message").
 function withCode(err, code) {
+  Object.defineProperty(err, 'toString', { value: codeToString, enumerable: false, writable: true, configurable: true });
   err.code = code;
   if (typeof err.stack === 'string') {
     const head = `${err.name}: ${err.message}`;
@@ -131,14 +137,50 @@ function invalidSyncForkInput(value) {
   );
 }
 
-// stdio 'ipc' needs Node's own IPC channel, which this package does not have.
+function ipcOnePipe() {
+  return withCode(new Error('Child process can have only one IPC pipe'), 'ERR_IPC_ONE_PIPE');
+}
+
+function ipcRequired(name) {
+  return withCode(
+    new Error(`Forked processes must have an IPC channel, missing value 'ipc' in ${name}`),
+    'ERR_CHILD_PROCESS_IPC_REQUIRED',
+  );
+}
+
+function ipcChannelClosed() {
+  return withCode(new Error('Channel closed'), 'ERR_IPC_CHANNEL_CLOSED');
+}
+
+function ipcDisconnected() {
+  return withCode(new Error('IPC channel is already disconnected'), 'ERR_IPC_DISCONNECTED');
+}
+
+function missingArgs(name) {
+  return withCode(new TypeError(`The "${name}" argument must be specified`), 'ERR_MISSING_ARGS');
+}
+
+// Bun's net.Socket ignores an `fd` option: no channel can be made there.
 function ipcUnsupported() {
   return withCode(
-    new TypeError(
-      "fastspawn: stdio 'ipc' is not supported (no IPC channel); use node:child_process's fork() or spawn() for it",
-    ),
+    new TypeError("fastspawn: stdio 'ipc' (and fork()) is not supported on Bun: its net.Socket cannot use the channel's fd"),
     'ERR_FASTSPAWN_IPC_UNSUPPORTED',
   );
+}
+
+// Handles this package's IPC channel cannot carry: dgram sockets to the
+// child, anything from the child (see lib/ipc.js).
+function ipcHandleUnsupported() {
+  return withCode(
+    new TypeError(
+      "fastspawn: this handle cannot cross the IPC channel (dgram sockets, and handles sent by the child, are not supported); use node:child_process's fork() for that child",
+    ),
+    'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED',
+  );
+}
+
+function invalidHandleType() {
+  return withCode(new TypeError('This handle type cannot be sent'), 'ERR_INVALID_HANDLE_TYPE');
 }
 
 // An error from a system call, as Node reports one: message
@@ -232,10 +274,17 @@ module.exports = {
   errnoName,
   invalidArgType,
   invalidArgValue,
+  invalidHandleType,
   invalidSyncForkInput,
+  ipcChannelClosed,
+  ipcDisconnected,
+  ipcHandleUnsupported,
+  ipcOnePipe,
+  ipcRequired,
   ipcUnsupported,
   isInt32,
   maxBufferExceeded,
+  missingArgs,
   outOfRange,
   sanitizeKillSignal,
   signalNames,

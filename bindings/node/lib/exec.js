@@ -54,7 +54,9 @@ function collect(stream, maxBuffer, onOverflow) {
 
 function execFile(file, args, options, callback) {
   ({ file, args, options, callback } = normalizeExecFileArgs(file, args, options, callback));
+  // Own properties only (see normalizeSpawnArguments).
   options = {
+    __proto__: null,
     encoding: 'utf8',
     timeout: 0,
     maxBuffer: DEFAULT_MAX_BUFFER,
@@ -166,7 +168,7 @@ function normalizeExecArgs(command, options, callback) {
     callback = options;
     options = undefined;
   }
-  options = { ...options };
+  options = { __proto__: null, ...options };
   options.shell = typeof options.shell === 'string' ? options.shell : true;
   return { file: command, options, callback };
 }
@@ -177,22 +179,26 @@ function exec(command, options, callback) {
 }
 
 // util.promisify(execFile / exec): resolves { stdout, stderr }; rejects
-// with the error carrying them; the promise has the child as `.child`.
+// with the error carrying them; the promise has the child as `.child`. A
+// bad argument throws synchronously, as with Node (the call is made
+// outside the promise's executor).
 function promisified(fn) {
   return (...args) => {
-    let child;
-    const promise = new Promise((resolve, reject) => {
-      child = fn(...args, (err, stdout, stderr) => {
-        if (err !== null) {
-          err.stdout = stdout;
-          err.stderr = stderr;
-          reject(err);
-        } else {
-          resolve({ stdout, stderr });
-        }
-      });
+    let resolve;
+    let reject;
+    const promise = new Promise((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
-    promise.child = child;
+    promise.child = fn(...args, (err, stdout, stderr) => {
+      if (err !== null) {
+        err.stdout = stdout;
+        err.stderr = stderr;
+        reject(err);
+      } else {
+        resolve({ stdout, stderr });
+      }
+    });
     return promise;
   };
 }

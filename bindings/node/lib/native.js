@@ -10,6 +10,7 @@ const { locate } = require('./prebuilt');
 const SPAWNED = 1;
 const FAILED = 2;
 const EXITED = 3;
+const PONG = 4;
 
 // Which addon: see prebuilt.js.
 function load() {
@@ -37,6 +38,18 @@ function hold(delta) {
   else if (before > 0 && refs === 0) addon.setRef(false);
 }
 
+// Waiting ping() calls (the benchmarks' measure of the thread hand-overs).
+const pongs = [];
+
+// A round trip JS -> spawner pool thread -> JS, doing nothing.
+function ping() {
+  return new Promise((resolve) => {
+    pongs.push(resolve);
+    hold(1);
+    addon.ping();
+  }).finally(() => hold(-1));
+}
+
 function onEvents(batch) {
   // First every child's new state, then the events: a listener of one
   // record that looks at another child of the same batch (its pid, say)
@@ -44,6 +57,11 @@ function onEvents(batch) {
   // end it has already forgotten.
   const n = batch.length;
   for (let i = 0; i < n; i += 4) {
+    if (batch[i] === PONG) {
+      const resolve = pongs.shift();
+      if (resolve) resolve();
+      continue;
+    }
     const child = children.get(batch[i + 1] >>> 0);
     if (child === undefined) continue;
     const kind = batch[i];
@@ -72,4 +90,5 @@ module.exports = {
   addon,
   children,
   hold,
+  ping,
 };

@@ -15,12 +15,14 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 /// - `Spawned`: the pid, 0.
 /// - `Failed`: the errno (positive), 0.
 /// - `Exited`: the exit code or -1, the signal number or 0.
+/// - `Pong`: 0, 0 (id 0): the answer to `ping()`, for the benchmarks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(i32)]
 pub enum Kind {
     Spawned = 1,
     Failed = 2,
     Exited = 3,
+    Pong = 4,
 }
 
 #[derive(Default)]

@@ -19,6 +19,13 @@
 //! - `closeFd(fd)`: closes a pipe end JS never used.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
+//! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
+//!   socket with `fd` attached (a handle sent to a child); bytes or `-errno`.
+//! - `ping()`: a job on the spawner pool that only posts a `Pong` record
+//!   back (the benchmarks time the JS -> pool thread -> JS round trip, the
+//!   part of a spawn's latency that is thread hand-overs).
+//! - `threadSwitches()`: the calling thread's involuntary context switches
+//!   (for the benchmarks, to set preempted measurements apart).
 
 #![deny(unsafe_code)]
 
@@ -68,7 +75,7 @@ pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
 #[napi]
 pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
-    let request = match request::build(&strings, io) {
+    let request = match request::build(strings, io) {
         Ok(request) => request,
         Err(err) => match err.raw_os_error() {
             Some(errno) => return Ok(-i64::from(errno)),
@@ -137,4 +144,25 @@ pub fn debug_info(id: u32) -> Option<Vec<String>> {
 #[napi]
 pub fn live_children() -> u32 {
     registry::len() as u32
+}
+
+/// The calling thread's involuntary context switches so far (-1 if unknown).
+#[napi]
+pub fn thread_switches() -> i64 {
+    sys::thread_involuntary_switches()
+}
+
+/// Writes `data` on socket `socket` with `fd` attached (`SCM_RIGHTS`): the
+/// bytes written, or `-errno`.
+#[napi]
+pub fn send_with_fd(socket: i32, data: napi::bindgen_prelude::Buffer, fd: i32) -> i64 {
+    sys::send_with_fd(socket, &data, fd)
+}
+
+/// Queues a job that only answers with a `Pong` record (for the benchmarks).
+#[napi]
+pub fn ping() -> Result<()> {
+    let events = events()?;
+    fastspawn::Pool::global().run(move || events.post(events::Kind::Pong, 0, 0, 0));
+    Ok(())
 }

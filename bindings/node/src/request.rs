@@ -1,7 +1,6 @@
-//! A spawn request as the JS side encodes it, turned into a
-//! `fastspawn::Command` on the JS thread, except for the inherited stdio
-//! fds, which the spawner thread duplicates right before the spawn
-//! ([`Request::into_command`]).
+//! A spawn request as the JS side encodes it: checked, with its pipes and
+//! fd duplicates made, on the JS thread ([`build`]), and turned into a
+//! `fastspawn::Command` on the spawner thread ([`Request::into_command`]).
 //!
 //! Strings: one string, fields separated by NUL (JS has rejected NUL bytes
 //! in every field): `file`, `cwd` (empty when unset), then `argc` argv
@@ -20,20 +19,26 @@
 //!
 //! For a `PIPE` the native side creates a socketpair and writes the
 //! parent's end into the argument slot; the child's end goes into the
-//! command, which closes it after the spawn attempt, whatever its outcome.
+//! request and then the command, which closes it after the spawn attempt,
+//! whatever its outcome.
 
 use std::cell::RefCell;
 use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::Arc;
 
 use fastspawn::{Command, Stdio};
 use rustix::net::{AddressFamily, SocketFlags, SocketType};
 
+/// A snapshot of the process environment, shared by the requests that use it.
+type Environ = Arc<Vec<(OsString, OsString)>>;
+
 thread_local! {
-    /// The last snapshot of the inherited environment, by fingerprint.
-    static INHERITED: RefCell<(u64, Vec<(OsString, OsString)>)> = const { RefCell::new((0, Vec::new())) };
+    /// The last snapshot of the inherited environment, by fingerprint,
+    /// shared with the requests that use it (no copy per spawn).
+    static INHERITED: RefCell<(u64, Option<Environ>)> = const { RefCell::new((0, None)) };
 }
 
 pub const PIPE: i32 = 0;
@@ -54,28 +59,97 @@ fn invalid(what: &str) -> io::Error {
     )
 }
 
-/// A request ready for a spawner thread: the command, and the stdio fds
-/// (0 to 2) it inherits, which are duplicated there, right before the
-/// spawn.
+/// What child fd `i` gets.
+enum Source {
+    /// An fd made or duplicated on the JS thread (a pipe's child end, a
+    /// duplicate of a given fd).
+    Fd(OwnedFd),
+    /// /dev/null (an ignored fd 0-2).
+    Null,
+    /// The parent's own fd `i` (0-2), duplicated on the spawner thread.
+    Inherit,
+}
+
+/// A request ready for a spawner thread. The JS thread does only what must
+/// happen during the call (the pipes, the duplicates of the fds it names,
+/// the environment snapshot); the command is built on the spawner thread
+/// ([`Request::into_command`]), so that its allocations (argv, the
+/// environment's map) cost the event loop nothing.
 pub struct Request {
-    pub command: Command,
-    inherit: Vec<usize>,
+    strings: String,
+    argc: usize,
+    /// The pairs of `strings`, or -1 for `inherited`.
+    envc: i32,
+    inherited: Option<Environ>,
+    flags: i32,
+    uid: u32,
+    gid: u32,
+    fds: Vec<(usize, Source)>,
 }
 
 impl Request {
-    /// On the spawner thread: maps each inherited stdio fd as a duplicate,
-    /// rather than leaving it in place, because Node's own stdio fds are
-    /// close-on-exec and, as with libuv, the child must get them open.
-    /// Duplicated here and not on the JS thread so that spawns waiting in
-    /// the pool's queue hold no fds (a burst of thousands would otherwise
-    /// run out of them). A closed fd stays closed in the child.
+    /// On the spawner thread: the command. Inherited stdio fds are mapped
+    /// as duplicates made here rather than left in place, because Node's
+    /// own stdio fds are close-on-exec and, as with libuv, the child must
+    /// get them open; they are duplicated here and not on the JS thread so
+    /// that spawns waiting in the pool's queue hold no fds (a burst of
+    /// thousands would otherwise run out of them). A closed fd stays closed
+    /// in the child.
     pub fn into_command(self) -> io::Result<Command> {
-        let mut command = self.command;
-        for i in self.inherit {
-            match crate::sys::dup_cloexec(i as RawFd) {
-                Ok(fd) => set_stdio(&mut command, i, Stdio::from(fd)),
-                Err(err) if err.raw_os_error() == Some(libc::EBADF) => {}
-                Err(err) => return Err(err),
+        let mut fields = self.strings.split('\0');
+        let mut next = || fields.next().ok_or_else(|| invalid("too few strings"));
+        let file = next()?;
+        let cwd = next()?;
+        let mut command = Command::new(file);
+        command.arg0(next()?);
+        for _ in 1..self.argc {
+            command.arg(next()?);
+        }
+        command.env_clear();
+        if let Some(vars) = &self.inherited {
+            command.envs(vars.iter().map(|(k, v)| (k, v)));
+        } else {
+            for _ in 0..self.envc {
+                let pair = next()?.as_bytes();
+                // Like execve, the child gets the pair as given; a pair
+                // without '=' cannot be expressed as a variable and is dropped.
+                if let Some(eq) = pair.iter().position(|&b| b == b'=') {
+                    command.env(
+                        OsStr::from_bytes(&pair[..eq]),
+                        OsStr::from_bytes(&pair[eq + 1..]),
+                    );
+                }
+            }
+        }
+        if self.flags & FLAG_CWD != 0 {
+            command.current_dir(cwd);
+        }
+        if self.flags & FLAG_DETACHED != 0 {
+            command.setsid(true);
+        }
+        if self.flags & FLAG_UID != 0 {
+            command.uid(self.uid);
+        }
+        if self.flags & FLAG_GID != 0 {
+            command.gid(self.gid);
+        }
+        for (i, source) in self.fds {
+            let fd = match source {
+                Source::Fd(fd) => fd,
+                Source::Null => {
+                    set_stdio(&mut command, i, Stdio::null());
+                    continue;
+                }
+                Source::Inherit => match crate::sys::dup_cloexec(i as RawFd) {
+                    Ok(fd) => fd,
+                    Err(err) if err.raw_os_error() == Some(libc::EBADF) => continue,
+                    Err(err) => return Err(err),
+                },
+            };
+            if i < 3 {
+                set_stdio(&mut command, i, Stdio::from(fd));
+            } else {
+                command.fd(i as RawFd, fd);
             }
         }
         Ok(command)
@@ -84,7 +158,7 @@ impl Request {
 
 /// The request, and the parents' ends of its pipes (in the order of the
 /// child fds), which are written into `io` once nothing can fail any more.
-pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Request> {
+pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
     if io.len() < HEADER {
         return Err(invalid("io too short"));
     }
@@ -95,63 +169,34 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Request> {
     if argc == 0 || io.len() < HEADER + 2 * nfds {
         return Err(invalid("counts"));
     }
-    let mut fields = strings.split('\0');
-    let mut next = || fields.next().ok_or_else(|| invalid("too few strings"));
-    let file = next()?;
-    let cwd = next()?;
-    let mut command = Command::new(file);
-    command.arg0(next()?);
-    for _ in 1..argc {
-        command.arg(next()?);
-    }
-    command.env_clear();
-    if envc < 0 {
+    let inherited = if envc < 0 {
         // The process's environment as it is now, on the JS thread: not
         // read later on a spawner thread, where a `process.env.X = ...`
         // (setenv) made meanwhile on the JS thread could move it away.
-        INHERITED.with(|cache| {
+        Some(INHERITED.with(|cache| {
             let mut cache = cache.borrow_mut();
             let fingerprint = crate::sys::environ_fingerprint();
-            if cache.0 != fingerprint || cache.1.is_empty() {
-                *cache = (fingerprint, std::env::vars_os().collect());
+            match &cache.1 {
+                Some(vars) if cache.0 == fingerprint => Arc::clone(vars),
+                _ => {
+                    let vars = Arc::new(std::env::vars_os().collect::<Vec<_>>());
+                    *cache = (fingerprint, Some(Arc::clone(&vars)));
+                    vars
+                }
             }
-            command.envs(cache.1.iter().map(|(k, v)| (k, v)));
-        });
+        }))
     } else {
-        for _ in 0..envc {
-            let pair = next()?.as_bytes();
-            // Like execve, the child gets the pair as given; a pair without
-            // '=' cannot be expressed as a variable and is dropped.
-            if let Some(eq) = pair.iter().position(|&b| b == b'=') {
-                command.env(
-                    OsStr::from_bytes(&pair[..eq]),
-                    OsStr::from_bytes(&pair[eq + 1..]),
-                );
-            }
-        }
-    }
-    if flags & FLAG_CWD != 0 {
-        command.current_dir(cwd);
-    }
-    if flags & FLAG_DETACHED != 0 {
-        command.setsid(true);
-    }
-    if flags & FLAG_UID != 0 {
-        command.uid(io[3] as u32);
-    }
-    if flags & FLAG_GID != 0 {
-        command.gid(io[4] as u32);
-    }
+        None
+    };
 
     // Set up every child fd first, keeping the parents' ends owned here, so
     // that a failure half-way (EMFILE, EBADF) closes everything it made.
     let mut parents: Vec<(usize, OwnedFd)> = Vec::new();
-    let mut inherit = Vec::new();
+    let mut fds = Vec::with_capacity(nfds);
     for i in 0..nfds {
         let kind = io[HEADER + 2 * i];
         let arg = io[HEADER + 2 * i + 1];
-        let child_fd = i as RawFd;
-        let given: Option<OwnedFd> = match kind {
+        let source = match kind {
             PIPE => {
                 let (parent, child) = rustix::net::socketpair(
                     AddressFamily::UNIX,
@@ -160,41 +205,50 @@ pub fn build(strings: &str, io: &mut [i32]) -> io::Result<Request> {
                     None,
                 )?;
                 parents.push((HEADER + 2 * i + 1, parent));
-                Some(child)
+                Source::Fd(child)
             }
-            IGNORE if i < 3 => {
-                set_stdio(&mut command, i, Stdio::null());
-                None
-            }
-            IGNORE => None,
-            // Stdio: duplicated on the spawner thread (Request::into_command).
-            INHERIT if i < 3 => {
-                inherit.push(i);
-                None
-            }
+            IGNORE if i < 3 => Source::Null,
+            IGNORE => continue,
+            INHERIT if i < 3 => Source::Inherit,
             // The parent's fd i, mapped as a duplicate rather than left in
             // place (every fd not mapped is closed in the child). A closed
             // one stays closed.
-            INHERIT => match crate::sys::dup_cloexec(child_fd) {
-                Ok(fd) => Some(fd),
-                Err(err) if err.raw_os_error() == Some(libc::EBADF) => None,
+            INHERIT => match crate::sys::dup_cloexec(i as RawFd) {
+                Ok(fd) => Source::Fd(fd),
+                Err(err) if err.raw_os_error() == Some(libc::EBADF) => continue,
                 Err(err) => return Err(err),
             },
-            FD => Some(crate::sys::dup_cloexec(arg)?),
+            // The fd of a stream of this process (another child's pipe, a
+            // socket): as libuv does for a child's fds 0-2, its file
+            // description is made blocking (shared with the parent, which
+            // has stopped reading it): a program reading its stdin does not
+            // expect EAGAIN.
+            FD if i < 3 => {
+                let fd = crate::sys::dup_cloexec(arg)?;
+                let flags = rustix::fs::fcntl_getfl(&fd)?;
+                if flags.contains(rustix::fs::OFlags::NONBLOCK) {
+                    rustix::fs::fcntl_setfl(&fd, flags - rustix::fs::OFlags::NONBLOCK)?;
+                }
+                Source::Fd(fd)
+            }
+            FD => Source::Fd(crate::sys::dup_cloexec(arg)?),
             _ => return Err(invalid("fd kind")),
         };
-        if let Some(fd) = given {
-            if i < 3 {
-                set_stdio(&mut command, i, Stdio::from(fd));
-            } else {
-                command.fd(child_fd, fd);
-            }
-        }
+        fds.push((i, source));
     }
     for (slot, parent) in parents {
         io[slot] = parent.into_raw_fd();
     }
-    Ok(Request { command, inherit })
+    Ok(Request {
+        strings,
+        argc,
+        envc,
+        inherited,
+        flags,
+        uid: io[3] as u32,
+        gid: io[4] as u32,
+        fds,
+    })
 }
 
 fn set_stdio(command: &mut Command, i: usize, stdio: Stdio) {

@@ -20,6 +20,11 @@
 //! 6. The process environment (`environ`) is read only on a JS thread, as
 //!    `getenv` would; Node changes it (`process.env.X = ...`) only on the
 //!    main JS thread, so a read there never overlaps a change made by JS.
+//! 7. [`thread_involuntary_switches`] passes `getrusage` a pointer to a
+//!    local, zeroed `rusage` that outlives the call.
+//! 8. The two fds given to [`send_with_fd`] come from JS during the call:
+//!    the IPC channel's socket and the handle's fd, both open and owned by
+//!    JS objects that outlive the call; they are only borrowed for it.
 
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
@@ -107,5 +112,50 @@ pub fn set_ref(
         Err(napi::Error::from_reason(format!(
             "fastspawn: napi_(un)ref_threadsafe_function failed with status {status}"
         )))
+    }
+}
+
+/// How many times the kernel has switched the calling thread out against
+/// its will (`getrusage(RUSAGE_THREAD)`'s `ru_nivcsw`): a measurement whose
+/// count moved was preempted, and measured the scheduler.
+pub fn thread_involuntary_switches() -> i64 {
+    // SAFETY: invariant 7: `usage` is a valid, writable `rusage` for the
+    // whole call; getrusage writes nothing else.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let ret = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    if ret == 0 { usage.ru_nivcsw } else { -1 }
+}
+
+/// `sendmsg` of `data` on the stream socket `socket` with `fd` attached as
+/// `SCM_RIGHTS` (how libuv passes a handle over Node's IPC channel): the
+/// bytes sent (the fd goes with the first of them), or `-errno` (EAGAIN
+/// when the socket's buffer is full: nothing was sent).
+pub fn send_with_fd(socket: RawFd, data: &[u8], fd: RawFd) -> i64 {
+    use rustix::net::{SendAncillaryBuffer, SendAncillaryMessage, SendFlags};
+    use std::mem::MaybeUninit;
+    if socket < 0 || fd < 0 {
+        return -i64::from(libc::EBADF);
+    }
+    // SAFETY: invariant 8: both fds are open for the duration of this
+    // call, which keeps no reference to them.
+    let (socket, fd) = unsafe { (BorrowedFd::borrow_raw(socket), BorrowedFd::borrow_raw(fd)) };
+    let fds = [fd];
+    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(1))];
+    let mut control = SendAncillaryBuffer::new(&mut space);
+    if !control.push(SendAncillaryMessage::ScmRights(&fds)) {
+        return -i64::from(libc::ENOBUFS);
+    }
+    loop {
+        match rustix::net::sendmsg(
+            socket,
+            &[std::io::IoSlice::new(data)],
+            &mut control,
+            SendFlags::NOSIGNAL,
+        ) {
+            Ok(n) => return n as i64,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(err) => return -i64::from(err.raw_os_error()),
+        }
     }
 }

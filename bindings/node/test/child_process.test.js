@@ -10,7 +10,9 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-const { both, fastspawn, nodeCp, outcome } = require('../testlib/helpers');
+const { once } = require('node:events');
+
+const { both, fastspawn, nodeCp, outcome, thrown } = require('../testlib/helpers');
 
 const SH = '/bin/sh';
 
@@ -229,11 +231,59 @@ describe('spawn, side by side with node:child_process', () => {
     assert.equal(r.fastspawn, 'socket:\nsocket:\nsocket:\n');
   });
 
-  it("stdio 'ipc' is refused with a clear error", () => {
-    assert.throws(() => fastspawn.spawn('true', [], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] }), {
-      code: 'ERR_FASTSPAWN_IPC_UNSUPPORTED',
-      message: /stdio 'ipc' is not supported/,
+  it("a pipeline: one child's stdout as the next one's stdin (each implementation's own sockets)", async () => {
+    for (const producer of [nodeCp, fastspawn]) {
+      const r = await both(async (cp) => {
+        const first = producer.spawn('printf', ['x1\\ny\\nx2\\n']);
+        const grep = cp.spawn('grep', ['x'], { stdio: [first.stdout, 'pipe', 'pipe'] });
+        const closed = await outcome(grep);
+        return { closed, firstStdoutFlowing: first.stdout.readableFlowing };
+      });
+      assert.deepEqual(r.fastspawn, r.node);
+      assert.equal(r.fastspawn.closed.stdout, 'x1\nx2\n');
+    }
+  });
+
+  it("a net.Socket connection as a child's stdout", async () => {
+    const net = require('node:net');
+    const r = await both(async (cp) => {
+      const server = net.createServer();
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const accepted = new Promise((resolve) => server.once('connection', resolve));
+      const client = net.connect(server.address().port, '127.0.0.1');
+      await once(client, 'connect');
+      const peer = await accepted;
+      let received = '';
+      peer.on('data', (d) => (received += d));
+      const child = cp.spawn('echo', ['over tcp'], { stdio: ['ignore', client, 'pipe'] });
+      const closed = await outcome(child);
+      client.end();
+      await once(peer, 'end');
+      server.close();
+      return { closed, received, stdout: child.stdout };
     });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.equal(r.fastspawn.received, 'over tcp\n');
+  });
+
+  it("a child's stdin reused as the next child's stdout", async () => {
+    const r = await both(async (cp) => {
+      const sink = cp.spawn('cat');
+      const writer = cp.spawn('echo', ['through cat'], { stdio: ['ignore', sink.stdin, 'inherit'] });
+      const wrote = await outcome(writer);
+      sink.stdin.end();
+      return { wrote, sink: await outcome(sink) };
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.equal(r.fastspawn.sink.stdout, 'through cat\n');
+  });
+
+  it('a stream without a handle or fd is refused as with Node', () => {
+    const { PassThrough } = require('node:stream');
+    const call = (cp) => cp.spawn('true', [], { stdio: ['pipe', new PassThrough(), 'pipe'] });
+    const node = thrown(() => call(nodeCp));
+    assert.equal(node.code, 'ERR_INVALID_ARG_VALUE');
+    assert.deepEqual(thrown(() => call(fastspawn)), node);
   });
 
   it('cwd (string, URL)', async () => {

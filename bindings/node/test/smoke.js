@@ -1,7 +1,7 @@
 'use strict';
 // Smoke test of the package under whichever runtime runs this file (Node,
 // Bun, Deno): spawn with piped stdio, stdin round trip, a missing program,
-// exec with a shell, kill. Prints one line per check and a summary; exits
+// exec with a shell, kill, an IPC round trip with fork(). Prints one line per check and a summary; exits
 // non-zero if a check failed or the addon cannot be loaded.
 //
 //   node test/smoke.js | bun test/smoke.js | deno run -A test/smoke.js
@@ -71,6 +71,27 @@ async function main() {
     fastspawn.exec('echo $((6 * 7))', (err, stdout) => resolve(err ? String(err) : stdout)),
   );
   check('exec with a shell', out === '42\n', JSON.stringify(out));
+
+  // IPC with a stock Node child (Bun's net.Socket cannot carry the
+  // channel: there it is refused with a clear error).
+  const fixture = require('node:path').join(__dirname, '..', 'testlib', 'ipc-child.js');
+  const nodeBinary = typeof Bun === 'undefined' && typeof Deno === 'undefined' ? process.execPath : 'node';
+  if (typeof Bun !== 'undefined') {
+    let code = null;
+    try {
+      fastspawn.fork(fixture, [], { execPath: nodeBinary });
+    } catch (err) {
+      code = err.code;
+    }
+    check('fork refused on Bun', code === 'ERR_FASTSPAWN_IPC_UNSUPPORTED', code);
+  } else {
+    const child = fastspawn.fork(fixture, [], { execPath: nodeBinary, silent: true });
+    child.send({ op: 'echo', value: 42 });
+    const [reply] = await new Promise((resolve) => child.once('message', (...args) => resolve(args)));
+    child.disconnect();
+    await new Promise((resolve) => child.on('exit', resolve));
+    check('fork: IPC round trip', reply && reply.echo === 42, JSON.stringify(reply));
+  }
 
   finished = true;
   console.log(`${runtime}: ${passed} passed, ${failed} failed`);

@@ -66,6 +66,7 @@ function thrown(fn) {
       message: err.message,
       errno: err.errno,
       syscall: err.syscall,
+      string: String(err),
     };
   }
   return null;

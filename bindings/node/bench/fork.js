@@ -1,0 +1,75 @@
+'use strict';
+// fork() + one IPC round trip + exit: the package's fork() against
+// node:child_process.fork(), with 0 and then 1 GiB of Buffers held by the
+// parent. Not a test: it prints numbers. Both are measured in each round,
+// interleaved, so they see the same machine.
+//
+//   node bench/fork.js [--n 30] [--rounds 3] [--ballast-mib 1024]
+//
+// Each fork runs bench/fork-child.js (stock Node: it answers one message
+// and exits); the time is from the fork() call to the child's 'exit'.
+
+const path = require('node:path');
+const nodeCp = require('node:child_process');
+const fastspawn = require('..');
+
+const arg = (name, value) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? value : Number(process.argv[i + 1]);
+};
+const N = arg('n', 30);
+const ROUNDS = arg('rounds', 3);
+const BALLAST = arg('ballast-mib', 1024);
+const CHILD = path.join(__dirname, 'fork-child.js');
+
+function roundTrip(cp) {
+  return new Promise((resolve, reject) => {
+    const child = cp.fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.on('error', reject);
+    child.once('message', () => child.send('bye'));
+    child.on('exit', resolve);
+    child.send('hello');
+  });
+}
+
+async function measure(cp, n) {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await roundTrip(cp);
+  return Number(process.hrtime.bigint() - t0) / n / 1e6;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function series(label) {
+  const results = { 'node:child_process.fork': [], 'fastspawn fork': [] };
+  await measure(nodeCp, 2);
+  await measure(fastspawn, 2);
+  for (let round = 0; round < ROUNDS; round++) {
+    results['node:child_process.fork'].push(await measure(nodeCp, N));
+    results['fastspawn fork'].push(await measure(fastspawn, N));
+  }
+  const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+  const out = {};
+  for (const [name, values] of Object.entries(results)) {
+    out[name] = median(values);
+    console.log(`  ${label} (rss ${rss} MiB) ${name.padEnd(24)} ${out[name].toFixed(2)} ms  (rounds: ${values.map((v) => v.toFixed(2)).join(' ')})`);
+  }
+  return out;
+}
+
+async function main() {
+  console.log(`fork() + one IPC round trip + exit, ${N} sequential per round, median of ${ROUNDS} rounds:`);
+  const light = await series('no ballast');
+  const ballast = [];
+  for (let left = BALLAST; left > 0; left -= 64) ballast.push(Buffer.alloc(Math.min(64, left) << 20, 1));
+  const heavy = await series(`${BALLAST} MiB held`);
+  for (const name of Object.keys(light)) {
+    console.log(`${name}: with/without ballast ${(heavy[name] / light[name]).toFixed(3)}x`);
+  }
+  ballast.length = 0;
+}
+
+main();

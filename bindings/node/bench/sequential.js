@@ -1,0 +1,130 @@
+'use strict';
+// Sequential spawn + 'close' of a static do-nothing child, against the raw C
+// clone loop (bench/peers/c, runner c-clone), and the time one spawn() call
+// holds the event loop. Not a test: it prints numbers. Every side is
+// measured in each round, interleaved, so they all see the same machine.
+//
+//   node bench/sequential.js --peers DIR [--n 500] [--rounds 5] [--stall-n 2000]
+//
+// DIR holds `noop` and `c-peer` (make -C bench/peers OUT=DIR noop c-peer).
+//
+// Spawn + 'close': per spawn, the median over the rounds of each side's
+// mean; with it, a JS -> pool thread -> JS round trip that spawns nothing
+// (the cost of the thread hand-overs alone). Loop stall: every spawn() call of fastspawn with 16 children in
+// flight ('ignore'), timed with hrtime; a call during which the JS thread
+// was switched out (its involuntary context-switch count moved) measured
+// the scheduler and is counted apart, as the tokio stall table does.
+
+const path = require('node:path');
+const nodeCp = require('node:child_process');
+const fastspawn = require('..');
+const { addon, ping } = require('../lib/native');
+
+const arg = (name, value) => {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i === -1) return value;
+  return typeof value === 'number' ? Number(process.argv[i + 1]) : process.argv[i + 1];
+};
+const PEERS = arg('peers', path.join(__dirname, '..', '..', '..', 'target', 'peers'));
+const N = arg('n', 500);
+const ROUNDS = arg('rounds', 5);
+const STALL_N = arg('stall-n', 2000);
+const NOOP = path.join(PEERS, 'noop');
+const C_PEER = path.join(PEERS, 'c-peer');
+
+function cClone(n) {
+  const out = nodeCp.execFileSync(C_PEER, ['--runner', 'c-clone', '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(out).total_ns / n / 1000;
+}
+
+function one(cp, stdio) {
+  return new Promise((resolve, reject) => {
+    const child = cp.spawn(NOOP, [], { stdio });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+}
+
+// The JS -> spawner pool thread -> JS round trip alone (no spawn): the
+// thread hand-overs a spawn's latency cannot avoid (a spawn has one more,
+// from the waiter thread that sees the exit).
+async function pings(n) {
+  for (let i = 0; i < 20; i++) await ping();
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await ping();
+  return Number(process.hrtime.bigint() - t0) / n / 1000;
+}
+
+async function sequential(cp, stdio, n) {
+  for (let i = 0; i < 20; i++) await one(cp, stdio);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await one(cp, stdio);
+  return Number(process.hrtime.bigint() - t0) / n / 1000;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+// Every spawn() call's duration (µs), 16 children in flight.
+async function stall(n, inFlight = 16) {
+  const calm = [];
+  const preempted = [];
+  let started = 0;
+  const worker = async () => {
+    while (started < n) {
+      started++;
+      const before = addon.threadSwitches();
+      const t0 = process.hrtime.bigint();
+      const child = fastspawn.spawn(NOOP, [], { stdio: 'ignore' });
+      const t1 = process.hrtime.bigint();
+      const after = addon.threadSwitches();
+      (after === before ? calm : preempted).push(Number(t1 - t0) / 1000);
+      await new Promise((resolve) => child.on('close', resolve));
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  calm.sort((a, b) => a - b);
+  preempted.sort((a, b) => a - b);
+  return { calm, preempted };
+}
+
+async function main() {
+  const sides = {
+    'C clone(CLONE_VM|CLONE_VFORK) + waitpid': () => cClone(N),
+    "fastspawn, stdio 'pipe'": () => sequential(fastspawn, 'pipe', N),
+    "fastspawn, stdio 'ignore'": () => sequential(fastspawn, 'ignore', N),
+    "node:child_process, stdio 'pipe'": () => sequential(nodeCp, 'pipe', Math.max(50, N / 4)),
+    "node:child_process, stdio 'ignore'": () => sequential(nodeCp, 'ignore', Math.max(50, N / 4)),
+    'JS -> pool thread -> JS, no spawn': () => pings(N),
+  };
+  const results = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of Object.entries(sides)) results[name].push(await run());
+  }
+  const base = median(results['C clone(CLONE_VM|CLONE_VFORK) + waitpid']);
+  console.log(`sequential spawn + 'close' of ${NOOP}, ${ROUNDS} rounds interleaved, median of the rounds' means:`);
+  for (const [name, values] of Object.entries(results)) {
+    const m = median(values);
+    console.log(`  ${name.padEnd(42)} ${m.toFixed(0).padStart(6)} µs  ${(m / base).toFixed(2)}x  (rounds: ${values.map((v) => v.toFixed(0)).join(' ')})`);
+  }
+
+  await stall(200);
+  const { calm, preempted } = await stall(STALL_N);
+  const all = [...calm, ...preempted].sort((a, b) => a - b);
+  const f = (v) => `${v.toFixed(1)} µs`;
+  console.log(`one spawn() call of fastspawn ('ignore', 16 in flight), ${all.length} calls:`);
+  console.log(`  all:           p50 ${f(percentile(all, 50))}, p99 ${f(percentile(all, 99))}, max ${f(all[all.length - 1])}`);
+  console.log(`  not preempted: p50 ${f(percentile(calm, 50))}, p99 ${f(percentile(calm, 99))}, max ${f(calm[calm.length - 1])} (${calm.length} calls)`);
+  console.log(`  preempted:     ${preempted.length} calls${preempted.length ? `, p50 ${f(percentile(preempted, 50))}` : ''}`);
+}
+
+main();

@@ -1,0 +1,408 @@
+'use strict';
+// The parent's end of Node's IPC channel, for children started with an
+// 'ipc' entry in stdio (and so by fork()).
+//
+// The child is stock Node: it finds the channel's fd in NODE_CHANNEL_FD and
+// its format in NODE_CHANNEL_SERIALIZATION_MODE. The parent's end here is a
+// net.Socket over this package's socketpair, speaking the same wire format:
+// - 'json': one JSON text per message, ended by '\n';
+// - 'advanced': the message serialized by V8 (typed arrays and Buffers as
+//   host objects behind a 0 tag, other host objects as a plain copy behind
+//   a 1 tag), preceded by its length as a big-endian uint32.
+// Messages whose `cmd` starts with 'NODE_' are Node's own ('internalMessage').
+//
+// Handles (net.Socket, net.Server, their native handles) are sent as Node
+// does: a NODE_HANDLE message with the fd attached as SCM_RIGHTS (written
+// by the addon, as a net.Socket cannot attach fds), one at a time, each
+// waiting for the child's NODE_HANDLE_ACK. Not done: receiving a handle
+// from the child (a net.Socket's reads drop the fds) and dgram sockets:
+// a handle the child sends is refused (NODE_HANDLE_NACK, as Node answers a
+// message whose fd was lost) with a warning here; sending a dgram socket
+// throws ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED.
+
+const dgram = require('node:dgram');
+const EventEmitter = require('node:events');
+const net = require('node:net');
+const os = require('node:os');
+const v8 = require('node:v8');
+const { StringDecoder } = require('node:string_decoder');
+
+const errors = require('./errors');
+const { addon } = require('./native');
+
+const EAGAIN = -os.constants.errno.EAGAIN;
+// Node's: a handle refused this many times more is given up.
+const MAX_HANDLE_RETRANSMISSIONS = 3;
+
+// Node's own limit: once this many bytes wait to be written, send() says
+// "stop sending" (returns false).
+const WRITE_QUEUE_LIMIT = 65536 * 2;
+
+const TAG_VIEW = 0;
+const TAG_OTHER = 1;
+
+class Serializer extends v8.DefaultSerializer {
+  _writeHostObject(object) {
+    if (ArrayBuffer.isView(object)) {
+      this.writeUint32(TAG_VIEW);
+      return super._writeHostObject(object);
+    }
+    this.writeUint32(TAG_OTHER);
+    this.writeValue({ ...object });
+    return undefined;
+  }
+}
+
+class Deserializer extends v8.DefaultDeserializer {
+  _readHostObject() {
+    return this.readUint32() === TAG_VIEW ? super._readHostObject() : this.readValue();
+  }
+}
+
+// Newline-delimited JSON.
+class JsonCodec {
+  constructor() {
+    this.decoder = new StringDecoder('utf8');
+    this.partial = '';
+  }
+
+  encode(message) {
+    return `${JSON.stringify(message)}\n`;
+  }
+
+  decode(chunk, out) {
+    const text = this.decoder.write(chunk);
+    let start = 0;
+    let end;
+    while ((end = text.indexOf('\n', start)) !== -1) {
+      let line = text.slice(start, end);
+      if (this.partial !== '') {
+        line = this.partial + line;
+        this.partial = '';
+      }
+      out.push(JSON.parse(line));
+      start = end + 1;
+    }
+    this.partial += text.slice(start);
+  }
+}
+
+// Length-prefixed V8 serialization; a message may arrive in many reads.
+class AdvancedCodec {
+  constructor() {
+    this.chunks = [];
+    this.size = 0;
+  }
+
+  encode(message) {
+    const serializer = new Serializer();
+    serializer.writeRawBytes(Buffer.alloc(4));
+    serializer.writeHeader();
+    serializer.writeValue(message);
+    const buffer = serializer.releaseBuffer();
+    buffer.writeUInt32BE(buffer.length - 4, 0);
+    return buffer;
+  }
+
+  decode(chunk, out) {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size >= 4) {
+      if (this.chunks[0].length < 4) this.chunks = [Buffer.concat(this.chunks, this.size)];
+      const end = this.chunks[0].readUInt32BE(0) + 4;
+      if (this.size < end) break;
+      const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+      const rest = all.subarray(end);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.size = rest.length;
+      const deserializer = new Deserializer(all.subarray(4, end));
+      deserializer.readHeader();
+      out.push(deserializer.readValue());
+    }
+  }
+}
+
+function isInternal(message) {
+  return (
+    message !== null &&
+    typeof message === 'object' &&
+    typeof message.cmd === 'string' &&
+    message.cmd.length > 5 &&
+    message.cmd.startsWith('NODE_')
+  );
+}
+
+// child.channel: Node's small control object (ref, unref, fd).
+class Channel extends EventEmitter {
+  constructor(socket) {
+    super();
+    this._socket = socket;
+    // Messages that came before any 'message' listener (delivered to the
+    // first one, as Node does).
+    this.pending = [];
+  }
+
+  ref() {
+    this._socket.ref();
+  }
+
+  unref() {
+    this._socket.unref();
+  }
+
+  get fd() {
+    const handle = this._socket._handle;
+    return handle ? handle.fd : undefined;
+  }
+}
+
+// Sets up child.send(), disconnect(), connected, channel and the
+// 'message' / 'disconnect' events over the parent's end `fd`.
+function setupChannel(child, fd, mode) {
+  const { maybeClose } = require('./child_process');
+  const socket = new net.Socket({ fd, readable: true, writable: true });
+  const codec = mode === 'advanced' ? new AdvancedCodec() : new JsonCodec();
+  const channel = new Channel(socket);
+  let warned = false;
+  let closed = false;
+
+  child.channel = channel;
+  child._ipc = socket;
+  child.connected = true;
+
+  const emitMessage = (event, message) => {
+    if (event === 'internalMessage' || child.listenerCount('message') > 0) child.emit(event, message, undefined);
+    else if (child.channel !== null) child.channel.pending.push([event, message]);
+  };
+
+  child.on('newListener', (event) => {
+    if (event !== 'message') return;
+    process.nextTick(() => {
+      const ch = child.channel;
+      if (!ch || child.listenerCount('message') === 0 || ch.pending.length === 0) return;
+      const pending = ch.pending;
+      ch.pending = [];
+      for (const [name, message] of pending) child.emit(name, message, undefined);
+    });
+  });
+
+  const messages = [];
+  socket.on('data', (chunk) => {
+    codec.decode(chunk, messages);
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      if (child.channel === null) break;
+      if (isInternal(message)) {
+        if (message.cmd === 'NODE_HANDLE_ACK' || message.cmd === 'NODE_HANDLE_NACK') {
+          process.nextTick(onHandleAck, message.cmd === 'NODE_HANDLE_ACK');
+        } else if (message.cmd === 'NODE_HANDLE') {
+          // The fd that came with it is lost (see the file's header).
+          write({ cmd: 'NODE_HANDLE_NACK' }, null, true);
+          if (!warned) {
+            warned = true;
+            process.emitWarning(errors.ipcHandleUnsupported().message, 'FastspawnWarning');
+          }
+          continue;
+        }
+        process.nextTick(emitMessage, 'internalMessage', message);
+      } else {
+        process.nextTick(emitMessage, 'message', message);
+      }
+    }
+    messages.length = 0;
+  });
+  // The child closed its end (or exited): as Node, disconnect.
+  socket.on('end', () => {
+    handleQueue = null;
+    if (child.connected) child.disconnect();
+    else if (child.channel !== null) disconnectNow();
+    socket.destroy();
+  });
+  socket.on('error', () => {
+    // Write errors go to send()'s callback or 'error'; a read error ends
+    // the channel like an end of stream.
+    handleQueue = null;
+    if (child.connected) child.disconnect();
+  });
+  socket.on('close', () => {
+    if (closed) return;
+    closed = true;
+    child.channel = null;
+    child.connected = false;
+    if (pendingHandle !== null) closeHandle(pendingHandle.handle);
+    pendingHandle = null;
+    if (!child._noStdio) maybeClose(child);
+  });
+
+  const failed = (err, callback, swallowErrors) => {
+    if (swallowErrors) return;
+    const ex = errors.errnoError(typeof err.errno === 'number' ? err.errno : -32, 'write');
+    if (typeof callback === 'function') callback(ex);
+    else child.emit('error', ex);
+  };
+
+  // Writes one message; errors go to `callback` or the child's 'error'
+  // unless swallowed.
+  function write(message, callback, swallowErrors) {
+    socket.write(codec.encode(message), (err) => {
+      if (err) failed(err, callback, swallowErrors);
+      else if (typeof callback === 'function') callback(null);
+    });
+    return socket.writableLength < WRITE_QUEUE_LIMIT;
+  }
+
+  // Writes one message with a handle's fd attached (SCM_RIGHTS, sent with
+  // its first bytes), once what the socket has queued is written: libuv
+  // cannot attach an fd to a net.Socket's write, so the addon writes it.
+  function writeWithFd(bytes, fd, callback, swallowErrors) {
+    if (socket.destroyed) {
+      failed({ errno: -32 }, callback, swallowErrors);
+      return;
+    }
+    if (socket.writableLength > 0 || !socket._handle) {
+      setImmediate(writeWithFd, bytes, fd, callback, swallowErrors);
+      return;
+    }
+    const sent = addon.sendWithFd(socket._handle.fd, bytes, fd);
+    if (sent === -EAGAIN) {
+      setTimeout(writeWithFd, 1, bytes, fd, callback, swallowErrors);
+    } else if (sent < 0) {
+      failed({ errno: sent }, callback, swallowErrors);
+    } else if (sent < bytes.length) {
+      socket.write(bytes.subarray(sent), (err) => {
+        if (err) failed(err, callback, swallowErrors);
+        else if (typeof callback === 'function') callback(null);
+      });
+    } else if (typeof callback === 'function') {
+      process.nextTick(callback, null);
+    }
+  }
+
+  // Handles, as Node sends them: one at a time; until the child
+  // acknowledges one (NODE_HANDLE_ACK), later messages wait in
+  // `handleQueue` (null when nothing waits for an ACK). A socket sent
+  // without keepOpen is closed here once the child has it.
+  let handleQueue = null;
+  let pendingHandle = null;
+
+  function closeHandle(handle) {
+    if (handle && typeof handle.close === 'function') handle.close();
+  }
+
+  function onHandleAck(acked) {
+    if (pendingHandle !== null) {
+      if (acked) {
+        closeHandle(pendingHandle.handle);
+        pendingHandle = null;
+      } else if (pendingHandle.retransmissions++ === MAX_HANDLE_RETRANSMISSIONS) {
+        closeHandle(pendingHandle.handle);
+        pendingHandle = null;
+        process.emitWarning('Handle did not reach the receiving process correctly', 'SentHandleNotReceivedWarning');
+      }
+    }
+    const queue = handleQueue || [];
+    handleQueue = null;
+    if (pendingHandle !== null) {
+      const p = pendingHandle;
+      sendNow(p.message, p.handle, p.options, p.callback);
+    }
+    for (const q of queue) sendNow(q.message, q.handle, q.options, q.callback);
+    if (!child.connected && child.channel !== null && handleQueue === null) disconnectNow();
+  }
+
+  function sendNow(message, handle, options, callback) {
+    const swallowErrors = !!options.swallowErrors;
+    if (handle) {
+      let type;
+      if (handle instanceof net.Socket) type = 'net.Socket';
+      else if (handle instanceof net.Server) type = 'net.Server';
+      else if (typeof handle.fd === 'number' && typeof handle.readStop === 'function') type = 'net.Native';
+      else if (handle instanceof dgram.Socket) throw errors.ipcHandleUnsupported();
+      else throw errors.invalidHandleType();
+      if (handleQueue !== null) {
+        handleQueue.push({ message, handle, options, callback });
+        return handleQueue.length === 1;
+      }
+      let native = null;
+      let detached = false;
+      if (type === 'net.Socket') {
+        native = handle._handle || null;
+        if (native !== null && !options.keepOpen) {
+          // The socket is the child's now: detached here, closed on the ACK.
+          native.onread = () => {};
+          handle._handle = null;
+          handle.setTimeout(0);
+          detached = true;
+        }
+      } else if (type === 'net.Server') {
+        native = handle._handle || null;
+      } else {
+        native = handle;
+      }
+      if (native === null || typeof native.fd !== 'number' || native.fd < 0) {
+        // Nothing to send (a closed socket, a server not listening): the
+        // message alone, as Node does.
+        return write(message, callback, swallowErrors);
+      }
+      handleQueue = [];
+      if (detached) pendingHandle = { message, handle: native, options, callback, retransmissions: 0 };
+      writeWithFd(Buffer.from(codec.encode({ cmd: 'NODE_HANDLE', type, msg: message })), native.fd, callback, swallowErrors);
+      return true;
+    }
+    if (handleQueue !== null && !(message && (message.cmd === 'NODE_HANDLE_ACK' || message.cmd === 'NODE_HANDLE_NACK'))) {
+      handleQueue.push({ message, handle: null, options, callback });
+      return handleQueue.length === 1;
+    }
+    return write(message, callback, swallowErrors);
+  }
+
+  child.send = function send(message, handle, options, callback) {
+    if (typeof handle === 'function') {
+      callback = handle;
+      handle = undefined;
+      options = undefined;
+    } else if (typeof options === 'function') {
+      callback = options;
+      options = undefined;
+    } else if (options !== undefined) {
+      errors.validateObject(options, 'options');
+    }
+    options = { swallowErrors: false, ...options };
+    if (!this.connected) {
+      const ex = errors.ipcChannelClosed();
+      if (typeof callback === 'function') process.nextTick(callback, ex);
+      else process.nextTick(() => this.emit('error', ex));
+      return false;
+    }
+    if (message === undefined) throw errors.missingArgs('message');
+    const type = typeof message;
+    if (type !== 'string' && type !== 'object' && type !== 'number' && type !== 'boolean') {
+      throw errors.invalidArgType('message', ['string', 'object', 'number', 'boolean'], message);
+    }
+    return sendNow(message, handle, options, callback);
+  };
+
+  // The channel's end: no more messages are delivered; what was sent is
+  // still written out.
+  function disconnectNow() {
+    child.channel = null;
+    process.nextTick(() => {
+      if (socket.destroyed || socket.writableFinished) socket.destroy();
+      else socket.end(() => socket.destroy());
+      child.emit('disconnect');
+    });
+  }
+
+  child.disconnect = function disconnect() {
+    if (!this.connected) {
+      this.emit('error', errors.ipcDisconnected());
+      return;
+    }
+    this.connected = false;
+    // A handle still waiting for its ACK (and what queued behind it) goes
+    // first, as in Node.
+    if (handleQueue === null) disconnectNow();
+  };
+}
+
+module.exports = { setupChannel, AdvancedCodec, JsonCodec };
