@@ -935,6 +935,24 @@ fn async_kill_on_drop_kills_the_whole_tree() {
         drop(child);
         drop(cmd);
         assert_gone(&pids, "after dropping a kill_on_drop child");
+        // Also once the child itself was waited for: what is left of its
+        // tree dies with it.
+        let mut cmd = fastspawn::tokio::Command::new("sh");
+        cmd.args(["-c", "sleep 300 >/dev/null & echo $!"])
+            .kill_on_drop(true)
+            .stdout(Stdio::piped());
+        cmd.as_fastspawn_mut().contain(true);
+        let mut child = cmd.spawn().await.unwrap();
+        let mut out = String::new();
+        ::tokio::io::AsyncReadExt::read_to_string(child.stdout.as_mut().unwrap(), &mut out)
+            .await
+            .unwrap();
+        let sleeper: u32 = out.trim().parse().unwrap();
+        assert!(child.wait().await.unwrap().success());
+        assert!(running(sleeper), "the grandchild should still run");
+        drop(child);
+        drop(cmd);
+        assert_gone(&[sleeper], "the tree of a waited kill_on_drop child");
         let removed = util::poll_until(Duration::from_secs(5), || !path.exists());
         assert!(removed, "{path:?} left behind");
     });

@@ -267,14 +267,16 @@ impl Child {
 
 impl Drop for Child {
     fn drop(&mut self) {
+        // A contained tree may outlive its waited-for child: kill_on_drop
+        // kills what is left of it either way.
+        if let (true, Some(tree)) = (self.kill_on_drop, &self.tree) {
+            let _ = tree.kill(&self.program, libc::SIGKILL, self.status.is_some());
+        }
         if self.status.is_some() {
             return;
         }
         if self.kill_on_drop {
             let _ = self.start_kill();
-            if let Some(tree) = &self.tree {
-                let _ = tree.kill(&self.program, libc::SIGKILL, false);
-            }
         }
         let pidfd = self.pidfd.take().map(AsyncFd::into_inner);
         reaper::adopt(Orphan {
