@@ -986,8 +986,11 @@ async fn dropped_after_start(count: usize) {
         let mut tries = 0;
         loop {
             tries += 1;
+            // The pool answers on the first poll only when this thread is
+            // preempted between queueing and checking; under a loaded
+            // machine that can happen several times in a row.
             assert!(
-                tries <= 5,
+                tries <= 50,
                 "{what} answered on its first poll {} times",
                 tries - 1
             );
