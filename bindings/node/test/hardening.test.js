@@ -99,7 +99,7 @@ function forkReport(cp, options) {
   });
 }
 const forkCases = [
-  ['execArgv', ['--no-such-flag-here'], (cp) => forkReport(cp), { execArgv: [], binary: false, inheritsStdout: true }],
+  ['execArgv', ['--no-such-flag-here'], (cp) => forkReport(cp), { execArgv: process.execArgv, binary: false, inheritsStdout: true }],
   ['serialization', 'advanced', (cp) => forkReport(cp), { binary: false }],
   ['silent', true, (cp) => forkReport(cp), { inheritsStdout: true }],
   ['stdio', 'pipe', (cp) => forkReport(cp), { inheritsStdout: true }],
