@@ -60,13 +60,12 @@ const spawnCases = [
   ['envPairs', ['FASTSPAWN_P=polluted'], (cp) => outcome(cp.spawn('sh', ['-c', 'echo ${FASTSPAWN_P-unset}'])), { stdout: 'unset\n' }],
   ['file', '/bin/false', (cp) => outcome(cp.spawn('true')), { exitCode: 0 }],
   ['args', ['/bin/false'], (cp) => outcome(cp.spawn('true')), { exitCode: 0 }],
+  // Obeyed, these would change the child's ids (as root) or throw EPERM.
+  ['uid', 65534, (cp) => outcome(cp.spawn('id', ['-u'])), { stdout: `${process.getuid()}\n` }],
+  ['gid', 65534, (cp) => outcome(cp.spawn('id', ['-g'])), { stdout: `${process.getgid()}\n` }],
+  ['killSignal', 'SIGKILL', (cp) => outcome(cp.spawn('sleep', ['5'], { timeout: 50 })), { signalCode: 'SIGTERM' }],
+  ['windowsVerbatimArguments', 'not a boolean', (cp) => outcome(cp.spawn('true')), { exitCode: 0 }],
 ];
-if (process.getuid() === 0) {
-  spawnCases.push(
-    ['uid', 65534, (cp) => outcome(cp.spawn('id', ['-u'])), { stdout: '0\n' }],
-    ['gid', 65534, (cp) => outcome(cp.spawn('id', ['-g'])), { stdout: '0\n' }],
-  );
-}
 
 const execCases = [
   ['timeout', 1, (cp) => viaCallback((cb) => cp.execFile('sleep', ['0.3'], cb)), { err: null, stdout: '' }],
