@@ -419,6 +419,17 @@ const stdioProperties = [0, 1, 2].map((i) => ({
   },
 }));
 
+// execve refuses any argv or environment string longer than the kernel's
+// MAX_ARG_STRLEN (32 pages, the NUL included) with E2BIG, which Node
+// throws from spawn(): known here without a system call.
+const MAX_ARG_STRLEN = 32 * 4096;
+
+function tooLongCheck(s) {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: shorter strings cannot fail.
+  if (s.length * 3 >= MAX_ARG_STRLEN && Buffer.byteLength(s) + 1 > MAX_ARG_STRLEN) throw errors.errnoError(-7, 'spawn');
+  return s;
+}
+
 // Spawn failures after which Node has set up no stdio at all.
 const NO_STDIO_ERRORS = new Set(['EMFILE', 'ENFILE']);
 
@@ -594,8 +605,8 @@ class ChildProcess extends EventEmitter {
     // An empty cwd is no cwd, as in Node.
     const cwd = options.cwd ? asArg(options.cwd) : '';
     let strings = `${asArg(this.spawnfile)}\u0000${cwd}`;
-    for (let i = 0; i < argv.length; i++) strings += `\u0000${asArg(argv[i])}`;
-    if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${asArg(envPairs[i])}`;
+    for (let i = 0; i < argv.length; i++) strings += `\u0000${tooLongCheck(asArg(argv[i]))}`;
+    if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${tooLongCheck(asArg(envPairs[i]))}`;
     io[0] = argv.length;
     io[1] = envPairs != null ? envPairs.length : -1;
     let flags = 0;

@@ -267,6 +267,23 @@ describe('smaller differences, side by side', () => {
     assert.deepEqual(r.fastspawn, ['Error: spawn EPERM -1 spawn', 'Error: spawn EPERM -1 spawn', 'spawned']);
   });
 
+  it('E2BIG from an argument or variable longer than MAX_ARG_STRLEN is thrown by spawn()', async () => {
+    const calls = [
+      (cp) => cp.spawn('echo', ['x'.repeat(200000)]),
+      (cp) => cp.spawn('echo', ['\u00e9'.repeat(70000)]),
+      (cp) => cp.spawn('echo', [], { env: { BIG: 'y'.repeat(131072) } }),
+    ];
+    for (const call of calls) {
+      const node = thrown(() => call(nodeCp));
+      assert.equal(node && node.code, 'E2BIG');
+      assert.deepEqual(thrown(() => call(fastspawn)), node);
+    }
+    // Just under the limit: both run it.
+    const r = await both((cp) => outcome(cp.spawn('sh', ['-c', 'echo ${#0}', 'z'.repeat(131071)])));
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.equal(r.fastspawn.stdout, '131071\n');
+  });
+
   it('children of fork() are instances of the exported ChildProcess', async () => {
     const r = await both(async (cp) => {
       const child = cp.fork(FIXTURE, [], { silent: true });
