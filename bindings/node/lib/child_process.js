@@ -9,6 +9,10 @@
 // "pending": reading `pid`, calling `kill()`, or data arriving on one of
 // its streams settles it at once (a short wait for the spawner thread,
 // which has then already finished the clone).
+//
+// Options are read as own properties only (NormalizedOptions). The piped
+// stdio streams are made when first used (stdin/stdout/stderr accessors);
+// an 'ipc' entry gets Node's channel (lib/ipc.js).
 
 const EventEmitter = require('node:events');
 const fs = require('node:fs');
