@@ -7,7 +7,10 @@
 //   node bench/fork.js [--n 30] [--rounds 3] [--ballast-mib 1024]
 //
 // Each fork runs bench/fork-child.js (stock Node: it answers one message
-// and exits); the time is from the fork() call to the child's 'exit'.
+// and exits); the time is from the fork() call to the child's 'exit'. The
+// start of a Node child dominates it (and varies a lot on a loaded
+// machine), so the time the fork() call itself holds the event loop is
+// reported too: that is where node:child_process forks.
 
 const path = require('node:path');
 const nodeCp = require('node:child_process');
@@ -22,9 +25,14 @@ const ROUNDS = arg('rounds', 3);
 const BALLAST = arg('ballast-mib', 1024);
 const CHILD = path.join(__dirname, 'fork-child.js');
 
+// The synchronous part of each fork() call (µs), by implementation.
+const callTimes = new Map();
+
 function roundTrip(cp) {
   return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
     const child = cp.fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    callTimes.get(cp).push(Number(process.hrtime.bigint() - t0) / 1000);
     child.on('error', reject);
     child.once('message', () => child.send('bye'));
     child.on('exit', resolve);
@@ -45,6 +53,8 @@ function median(values) {
 
 async function series(label) {
   const results = { 'node:child_process.fork': [], 'fastspawn fork': [] };
+  callTimes.set(nodeCp, []);
+  callTimes.set(fastspawn, []);
   await measure(nodeCp, 2);
   await measure(fastspawn, 2);
   for (let round = 0; round < ROUNDS; round++) {
@@ -55,7 +65,12 @@ async function series(label) {
   const out = {};
   for (const [name, values] of Object.entries(results)) {
     out[name] = median(values);
-    console.log(`  ${label} (rss ${rss} MiB) ${name.padEnd(24)} ${out[name].toFixed(2)} ms  (rounds: ${values.map((v) => v.toFixed(2)).join(' ')})`);
+    const calls = callTimes.get(name === 'fastspawn fork' ? fastspawn : nodeCp);
+    const call = median(calls);
+    out[`${name}: the fork() call`] = call / 1000;
+    console.log(
+      `  ${label} (rss ${rss} MiB) ${name.padEnd(24)} ${out[name].toFixed(2)} ms  (rounds: ${values.map((v) => v.toFixed(2)).join(' ')}); the fork() call itself: median ${call.toFixed(0)} µs`,
+    );
   }
   return out;
 }

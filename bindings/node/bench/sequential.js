@@ -15,6 +15,7 @@
 // was switched out (its involuntary context-switch count moved) measured
 // the scheduler and is counted apart, as the tokio stall table does.
 
+const fs = require('node:fs');
 const path = require('node:path');
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
@@ -32,12 +33,23 @@ const STALL_N = arg('stall-n', 2000);
 const NOOP = path.join(PEERS, 'noop');
 const C_PEER = path.join(PEERS, 'c-peer');
 
-function cClone(n) {
-  const out = nodeCp.execFileSync(C_PEER, ['--runner', 'c-clone', '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {
+// One run of a bench peer (docs/peer-protocol.md): µs per spawn + wait.
+function peer(command, args, runner, n) {
+  const out = nodeCp.execFileSync(command, [...args, '--runner', runner, '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {
     encoding: 'utf8',
   });
   return JSON.parse(out).total_ns / n / 1000;
 }
+
+function cClone(n) {
+  return peer(C_PEER, [], 'c-clone', n);
+}
+
+// Other peers, when built into DIR (rust-peer) or in the tree (python):
+// Rust fastspawn on the calling thread (the same spawner without Node and
+// without the hand-overs), Rust std, and Python's Popen.
+const RUST_PEER = path.join(PEERS, 'rust-peer');
+const PYTHON_PEER = path.join(__dirname, '..', '..', '..', 'bench', 'peers', 'python', 'peer.py');
 
 function one(cp, stdio) {
   return new Promise((resolve, reject) => {
@@ -106,6 +118,13 @@ async function main() {
     "node:child_process, stdio 'ignore'": () => sequential(nodeCp, 'ignore', Math.max(50, N / 4)),
     'JS -> pool thread -> JS, no spawn': () => pings(N),
   };
+  if (fs.existsSync(RUST_PEER)) {
+    sides['Rust fastspawn Command::spawn + wait'] = () => peer(RUST_PEER, [], 'fastspawn-clone3', N);
+    sides['Rust std::process::Command + wait'] = () => peer(RUST_PEER, [], 'rust-std', N);
+  }
+  if (fs.existsSync(PYTHON_PEER)) {
+    sides['Python subprocess.Popen + wait'] = () => peer('python3', [PYTHON_PEER], 'python-popen', N);
+  }
   const results = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, run] of Object.entries(sides)) results[name].push(await run());

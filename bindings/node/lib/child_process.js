@@ -9,6 +9,10 @@
 // "pending": reading `pid`, calling `kill()`, or data arriving on one of
 // its streams settles it at once (a short wait for the spawner thread,
 // which has then already finished the clone).
+//
+// Options are read as own properties only (NormalizedOptions). The piped
+// stdio streams are made when first used (stdin/stdout/stderr accessors);
+// an 'ipc' entry gets Node's channel (lib/ipc.js).
 
 const EventEmitter = require('node:events');
 const fs = require('node:fs');
@@ -316,7 +320,15 @@ function usedAsStdio(stream) {
 function flushStdio(child) {
   const stdio = child.stdio;
   if (stdio == null) return;
-  for (const stream of stdio) {
+  // Output pipes never wrapped in a stream: what waits there is discarded
+  // natively; at their end of stream they count as closed, else (a
+  // grandchild still holds them) they get a stream that is drained.
+  child._drainLazy(1);
+  child._drainLazy(2);
+  for (let i = 0; i < stdio.length; i++) {
+    // stdin is not readable; a lazy end is not a stream yet.
+    if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
+    const stream = stdio[i];
     if (!stream || !stream.readable || usedAsStdio(stream)) continue;
     const state = stream._readableState;
     const listened = state
@@ -369,6 +381,58 @@ const stdinProperty = {
     this._stdin = value;
   },
 };
+
+// stdout and stderr are own accessors too: their sockets are made when
+// first used (a socket costs ~30 µs to make and close), and a pipe nobody
+// used is drained and closed natively after the exit.
+const stdoutProperty = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    return this._output(1);
+  },
+  set(value) {
+    this._output(1);
+    this._out1 = value;
+  },
+};
+
+const stderrProperty = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    return this._output(2);
+  },
+  set(value) {
+    this._output(2);
+    this._out2 = value;
+  },
+};
+
+// child.stdio[0..2] for piped ends: the same accessors, on the array.
+const kOwner = Symbol('fastspawn.owner');
+const stdioProperties = [0, 1, 2].map((i) => ({
+  configurable: true,
+  enumerable: true,
+  get() {
+    const child = this[kOwner];
+    return i === 0 ? child.stdin : child._output(i);
+  },
+  set(value) {
+    Object.defineProperty(this, i, { value, writable: true, enumerable: true, configurable: true });
+  },
+}));
+
+// execve refuses any argv or environment string longer than the kernel's
+// MAX_ARG_STRLEN (32 pages, the NUL included) with E2BIG, which Node
+// throws from spawn(): known here without a system call.
+const MAX_ARG_STRLEN = 32 * 4096;
+
+function tooLongCheck(s) {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: shorter strings cannot fail.
+  if (s.length * 3 >= MAX_ARG_STRLEN && Buffer.byteLength(s) + 1 > MAX_ARG_STRLEN) throw errors.errnoError(-7, 'spawn');
+  return s;
+}
 
 // Spawn failures after which Node has set up no stdio at all.
 const NO_STDIO_ERRORS = new Set(['EMFILE', 'ENFILE']);
@@ -423,6 +487,12 @@ class ChildProcess extends EventEmitter {
     this.spawnargs = [];
     this._stdin = null;
     this._stdinFd = -1;
+    // Output ends 1 and 2: the fd while no stream was made (-1 once one
+    // was, -2 once drained and closed), and the stream.
+    this._fd1 = -1;
+    this._fd2 = -1;
+    this._out1 = null;
+    this._out2 = null;
     this._id = 0;
     this._state = PENDING;
     this._pid = undefined;
@@ -443,6 +513,65 @@ class ChildProcess extends EventEmitter {
       addon.closeFd(this._stdinFd);
       this._stdinFd = -1;
     }
+  }
+
+  // The parent's end `fd` of child fd `i` (an output) as a stream, whose
+  // 'close' counts for the child's.
+  _wrapOutput(fd, i) {
+    const socket = pipeEnd(fd, i, this);
+    socket.on('close', () => {
+      if (!this._noStdio) maybeClose(this);
+    });
+    return socket;
+  }
+
+  // child.stdout (1) or child.stderr (2), made when first asked for.
+  _output(i) {
+    const fd = i === 1 ? this._fd1 : this._fd2;
+    if (fd === -1) return i === 1 ? this._out1 : this._out2;
+    let stream;
+    if (fd >= 0) stream = this._wrapOutput(fd, i);
+    else {
+      // Drained and closed after the exit: an ended stream, as Node's is by then.
+      stream = new net.Socket();
+      stream.destroy();
+    }
+    if (i === 1) {
+      this._fd1 = -1;
+      this._out1 = stream;
+    } else {
+      this._fd2 = -1;
+      this._out2 = stream;
+    }
+    return stream;
+  }
+
+  // After the exit: a lazy output end still without a stream is drained;
+  // at its end of stream it is closed (and counts for 'close'), else it gets
+  // a stream that reads it to its end.
+  _drainLazy(i) {
+    const fd = i === 1 ? this._fd1 : this._fd2;
+    if (fd < 0) return;
+    if (addon.drainFd(fd) === 0) {
+      this._output(i).resume();
+      return;
+    }
+    addon.closeFd(fd);
+    if (i === 1) this._fd1 = -2;
+    else this._fd2 = -2;
+    if (!this._noStdio) maybeClose(this);
+  }
+
+  // A failed spawn: the lazy output ends are closed; as the streams Node
+  // made would, they count for 'close' in a later turn of the loop (after
+  // the code that awaited the 'error' has run).
+  _closeLazy(i) {
+    const fd = i === 1 ? this._fd1 : this._fd2;
+    if (fd < 0) return;
+    addon.closeFd(fd);
+    if (i === 1) this._fd1 = -2;
+    else this._fd2 = -2;
+    if (!this._noStdio) setImmediate(maybeClose, this);
   }
 
   spawn(options) {
@@ -480,8 +609,8 @@ class ChildProcess extends EventEmitter {
     // An empty cwd is no cwd, as in Node.
     const cwd = options.cwd ? asArg(options.cwd) : '';
     let strings = `${asArg(this.spawnfile)}\u0000${cwd}`;
-    for (let i = 0; i < argv.length; i++) strings += `\u0000${asArg(argv[i])}`;
-    if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${asArg(envPairs[i])}`;
+    for (let i = 0; i < argv.length; i++) strings += `\u0000${tooLongCheck(asArg(argv[i]))}`;
+    if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${tooLongCheck(asArg(envPairs[i]))}`;
     io[0] = argv.length;
     io[1] = envPairs != null ? envPairs.length : -1;
     let flags = 0;
@@ -532,6 +661,7 @@ class ChildProcess extends EventEmitter {
     if (wraps !== null) stopReading(wraps);
 
     const stdio = new Array(nfds).fill(null);
+    stdio[kOwner] = this;
     let stdinPiped = false;
     for (let i = 0; i < nfds; i++) {
       if (kinds[i] !== K_PIPE || i === ipc) continue;
@@ -540,27 +670,24 @@ class ChildProcess extends EventEmitter {
         stdinPiped = true;
         this._stdinFd = fd;
         this._stdin = undefined;
-        Object.defineProperty(stdio, 0, {
-          configurable: true,
-          enumerable: true,
-          get: () => this.stdin,
-          set: (value) => {
-            Object.defineProperty(stdio, 0, { value, writable: true, enumerable: true, configurable: true });
-          },
-        });
+        Object.defineProperty(stdio, 0, stdioProperties[0]);
         continue;
       }
-      const socket = pipeEnd(fd, i, this);
-      stdio[i] = socket;
       this._closesNeeded++;
-      socket.on('close', () => {
-        if (!this._noStdio) maybeClose(this);
-      });
+      if (i <= 2) {
+        if (i === 1) this._fd1 = fd;
+        else this._fd2 = fd;
+        Object.defineProperty(stdio, i, stdioProperties[i]);
+        continue;
+      }
+      stdio[i] = this._wrapOutput(fd, i);
     }
     if (stdinPiped) Object.defineProperty(this, 'stdin', stdinProperty);
     else this.stdin = null;
-    this.stdout = stdio[1];
-    this.stderr = stdio[2];
+    if (this._fd1 !== -1) Object.defineProperty(this, 'stdout', stdoutProperty);
+    else this.stdout = null;
+    if (this._fd2 !== -1) Object.defineProperty(this, 'stderr', stderrProperty);
+    else this.stderr = null;
     this.stdio = stdio;
     if (ipc !== -1) {
       this._closesNeeded++;
@@ -656,13 +783,20 @@ class ChildProcess extends EventEmitter {
     // later tick) is what 'close' waits for, as in Node. After EMFILE or
     // ENFILE Node has made no streams: 'close' follows 'error' at once.
     this._closeStdin();
+    if (NO_STDIO_ERRORS.has(code)) this._noStdio = true;
+    this._closeLazy(1);
+    this._closeLazy(2);
     const stdio = this.stdio;
-    if (stdio) for (let i = 1; i < stdio.length; i++) if (stdio[i]) stdio[i].destroy();
+    if (stdio) {
+      for (let i = 1; i < stdio.length; i++) {
+        if ((i === 1 && this._fd1 === -2) || (i === 2 && this._fd2 === -2)) continue;
+        if (stdio[i]) stdio[i].destroy();
+      }
+    }
     // The IPC channel sees its end of stream ('disconnect'), except after
     // EMFILE, where it never existed for Node.
     if (NO_STDIO_ERRORS.has(code) && this._ipc) this._ipc.destroy();
-    if (NO_STDIO_ERRORS.has(code) && !this._noStdio) {
-      this._noStdio = true;
+    if (NO_STDIO_ERRORS.has(code) && Object.hasOwn(this, 'stdio')) {
       this._closesNeeded = 1;
       this._closesGot = 0;
       this.connected = false;

@@ -186,8 +186,13 @@ function setupChannel(child, fd, mode) {
     });
   });
 
+  // Data before the spawner thread's report proves the program runs:
+  // 'spawn' is emitted first, as in Node. An end of stream proves nothing
+  // (a failed spawn closes the child's end too): the report is waited for
+  // (the spawn attempt is over by then), so that 'error' comes first.
   const messages = [];
   socket.on('data', (chunk) => {
+    if (!child._known) child._admit(socket, chunk);
     codec.decode(chunk, messages);
     for (let i = 0; i < messages.length; i++) {
       const message = messages[i];
@@ -213,6 +218,7 @@ function setupChannel(child, fd, mode) {
   });
   // The child closed its end (or exited): as Node, disconnect.
   socket.on('end', () => {
+    if (!child._known) child._settleNow();
     handleQueue = null;
     if (child.connected) child.disconnect();
     else if (child.channel !== null) disconnectNow();

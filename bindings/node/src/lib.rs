@@ -17,6 +17,8 @@
 //!   `-errno`; `trySpawn(id)` the same without waiting (0 while pending).
 //! - `kill(id, signal)`: 0 or `-errno`.
 //! - `closeFd(fd)`: closes a pipe end JS never used.
+//! - `drainFd(fd)`: discards what waits on such an end: 1 at its end of
+//!   stream, 0 while it is open, `-errno`.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
 //! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
@@ -120,6 +122,13 @@ pub fn kill(id: u32, signal: i32) -> i32 {
 #[napi]
 pub fn close_fd(fd: i32) {
     sys::close_parent_end(fd);
+}
+
+/// Discards what is buffered on a pipe end JS never wrapped: 1 at its end
+/// of stream, 0 while someone may still write, or `-errno`.
+#[napi]
+pub fn drain_fd(fd: i32) -> i32 {
+    sys::drain_parent_end(fd)
 }
 
 /// Whether this JS thread's pending events keep its event loop alive.

@@ -16,7 +16,9 @@
 //!    after the watch that borrows it.
 //! 5. An fd given to [`close_parent_end`] is the parent's end of a pipe
 //!    that this addon created and handed to JS, which never wrapped it in a
-//!    stream and drops the number after this call.
+//!    stream and drops the number after this call. An fd given to
+//!    [`drain_parent_end`] is such an end too, kept open by JS during the
+//!    call, which only reads from it.
 //! 6. The process environment (`environ`) is read only on a JS thread, as
 //!    `getenv` would; Node changes it (`process.env.X = ...`) only on the
 //!    main JS thread, so a read there never overlaps a change made by JS.
@@ -47,6 +49,28 @@ pub fn close_parent_end(fd: RawFd) {
         // SAFETY: invariant 5: the addon made this fd, JS owns it and gives
         // it up here; nothing else refers to it.
         drop(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) });
+    }
+}
+
+/// Reads and discards what is buffered on a pipe end that JS never wrapped
+/// in a stream, without waiting: 1 at its end of stream, 0 if it is still
+/// open (someone may still write), `-errno` on an error.
+pub fn drain_parent_end(fd: RawFd) -> i32 {
+    if fd < 0 {
+        return -libc::EBADF;
+    }
+    // SAFETY: invariant 5: the addon made this fd and JS, which owns it,
+    // keeps it open during the call.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    let mut buf = [std::mem::MaybeUninit::<u8>::uninit(); 16384];
+    loop {
+        match rustix::net::recv(fd, &mut buf[..], rustix::net::RecvFlags::DONTWAIT) {
+            Ok((_, 0)) => return 1,
+            Ok(_) => continue,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(rustix::io::Errno::AGAIN) => return 0,
+            Err(err) => return -err.raw_os_error(),
+        }
     }
 }
 

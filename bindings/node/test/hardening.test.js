@@ -60,13 +60,12 @@ const spawnCases = [
   ['envPairs', ['FASTSPAWN_P=polluted'], (cp) => outcome(cp.spawn('sh', ['-c', 'echo ${FASTSPAWN_P-unset}'])), { stdout: 'unset\n' }],
   ['file', '/bin/false', (cp) => outcome(cp.spawn('true')), { exitCode: 0 }],
   ['args', ['/bin/false'], (cp) => outcome(cp.spawn('true')), { exitCode: 0 }],
+  // Obeyed, these would change the child's ids (as root) or throw EPERM.
+  ['uid', 65534, (cp) => outcome(cp.spawn('id', ['-u'])), { stdout: `${process.getuid()}\n` }],
+  ['gid', 65534, (cp) => outcome(cp.spawn('id', ['-g'])), { stdout: `${process.getgid()}\n` }],
+  ['killSignal', 'SIGKILL', (cp) => outcome(cp.spawn('sleep', ['5'], { timeout: 50 })), { signalCode: 'SIGTERM' }],
+  ['windowsVerbatimArguments', 'not a boolean', (cp) => outcome(cp.spawn('true')), { exitCode: 0 }],
 ];
-if (process.getuid() === 0) {
-  spawnCases.push(
-    ['uid', 65534, (cp) => outcome(cp.spawn('id', ['-u'])), { stdout: '0\n' }],
-    ['gid', 65534, (cp) => outcome(cp.spawn('id', ['-g'])), { stdout: '0\n' }],
-  );
-}
 
 const execCases = [
   ['timeout', 1, (cp) => viaCallback((cb) => cp.execFile('sleep', ['0.3'], cb)), { err: null, stdout: '' }],
@@ -99,7 +98,7 @@ function forkReport(cp, options) {
   });
 }
 const forkCases = [
-  ['execArgv', ['--no-such-flag-here'], (cp) => forkReport(cp), { execArgv: [], binary: false, inheritsStdout: true }],
+  ['execArgv', ['--no-such-flag-here'], (cp) => forkReport(cp), { execArgv: process.execArgv, binary: false, inheritsStdout: true }],
   ['serialization', 'advanced', (cp) => forkReport(cp), { binary: false }],
   ['silent', true, (cp) => forkReport(cp), { inheritsStdout: true }],
   ['stdio', 'pipe', (cp) => forkReport(cp), { inheritsStdout: true }],
@@ -266,6 +265,23 @@ describe('smaller differences, side by side', () => {
     const r = JSON.parse(out);
     assert.deepEqual(r.fastspawn, r.node);
     assert.deepEqual(r.fastspawn, ['Error: spawn EPERM -1 spawn', 'Error: spawn EPERM -1 spawn', 'spawned']);
+  });
+
+  it('E2BIG from an argument or variable longer than MAX_ARG_STRLEN is thrown by spawn()', async () => {
+    const calls = [
+      (cp) => cp.spawn('echo', ['x'.repeat(200000)]),
+      (cp) => cp.spawn('echo', ['\u00e9'.repeat(70000)]),
+      (cp) => cp.spawn('echo', [], { env: { BIG: 'y'.repeat(131072) } }),
+    ];
+    for (const call of calls) {
+      const node = thrown(() => call(nodeCp));
+      assert.equal(node && node.code, 'E2BIG');
+      assert.deepEqual(thrown(() => call(fastspawn)), node);
+    }
+    // Just under the limit: both run it.
+    const r = await both((cp) => outcome(cp.spawn('sh', ['-c', 'echo ${#0}', 'z'.repeat(131071)])));
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.equal(r.fastspawn.stdout, '131071\n');
   });
 
   it('children of fork() are instances of the exported ChildProcess', async () => {

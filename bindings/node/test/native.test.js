@@ -43,6 +43,43 @@ describe('native side', () => {
     assert.equal(addon.liveChildren(), 0);
   });
 
+  it('no fd leaks after 500 spawns whose piped outputs nobody touched (drained natively)', async () => {
+    await quiesce();
+    const before = openFds();
+    for (let round = 0; round < 5; round++) {
+      const runs = [];
+      for (let i = 0; i < 100; i++) {
+        const child = fastspawn.spawn('sh', ['-c', i % 2 ? 'echo out; echo err >&2' : 'true']);
+        runs.push(new Promise((resolve) => child.on('close', resolve)));
+      }
+      assert.deepEqual(new Set(await Promise.all(runs)), new Set([0]));
+    }
+    const missing = fastspawn.spawn('fastspawn-no-such-program');
+    missing.on('error', () => {});
+    await new Promise((resolve) => missing.on('close', resolve));
+    await quiesce();
+    assert.deepEqual(openFds(), before);
+    assert.equal(addon.liveChildren(), 0);
+  });
+
+  it('no fd leaks after 20 forks with an IPC channel', async () => {
+    const fixture = require('node:path').join(__dirname, '..', 'testlib', 'ipc-child.js');
+    await quiesce();
+    const before = openFds();
+    for (let i = 0; i < 20; i++) {
+      const child = fastspawn.fork(fixture, [], { silent: i % 2 === 0 });
+      child.send({ op: 'echo', value: i });
+      await new Promise((resolve) => child.once('message', resolve));
+      if (i % 3 === 0) child.kill();
+      else child.disconnect();
+      await new Promise((resolve) => child.on('exit', resolve));
+      await quiesce();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quiesce();
+    assert.deepEqual(openFds(), before);
+  });
+
   it('reading pid at once never misses the spawner thread\'s report (300 spawns)', async () => {
     // pid waits for the report when it has not come yet: a settle that
     // did not wake that wait would hang here.
