@@ -43,10 +43,11 @@ enum Runner {
     FastspawnPosixSpawn,
     FastspawnFork,
     FastspawnPool,
+    FastspawnContained,
 }
 
 impl Runner {
-    const ALL: [Runner; 10] = [
+    const ALL: [Runner; 11] = [
         Runner::RustStd,
         Runner::RustStdPreExec,
         Runner::RustCommandFds,
@@ -57,6 +58,7 @@ impl Runner {
         Runner::FastspawnPosixSpawn,
         Runner::FastspawnFork,
         Runner::FastspawnPool,
+        Runner::FastspawnContained,
     ];
 
     fn is_fastspawn(self) -> bool {
@@ -75,6 +77,7 @@ impl Runner {
             Runner::FastspawnPosixSpawn => "fastspawn-posix-spawn",
             Runner::FastspawnFork => "fastspawn-fork",
             Runner::FastspawnPool => "fastspawn-pool",
+            Runner::FastspawnContained => "fastspawn-contained",
         }
     }
 }
@@ -93,6 +96,27 @@ impl ValueEnum for Runner {
 enum Mode {
     Wait,
     Spawn,
+    /// Process trees (`fastspawn-contained`): time `kill_tree(SIGKILL)` +
+    /// `wait_tree()` of a tree started by CHILD.
+    KillTree,
+    /// The same tree killed by a process-group kill, timed to the child's
+    /// reaping; counts what the kill left running.
+    KillGroup,
+    /// The HyperQueue task loop: N tasks on a current-thread runtime, at
+    /// most `--concurrency` at once (see `run_tasks`).
+    Tasks,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Wait => "wait",
+            Mode::Spawn => "spawn",
+            Mode::KillTree => "kill-tree",
+            Mode::KillGroup => "kill-group",
+            Mode::Tasks => "tasks",
+        }
+    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -154,6 +178,9 @@ struct Args {
     /// fastspawn runners: spawn without a pidfd (`Command::pidfd(false)`)
     #[arg(long)]
     no_pidfd: bool,
+    /// tasks mode: tasks running at once
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    concurrency: u64,
     /// the child program (a path) and its arguments
     #[arg(last = true, required = true)]
     child: Vec<OsString>,
@@ -189,6 +216,10 @@ struct Report {
     spawn_poll_max_unpreempted_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     spawn_polls_preempted: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree_procs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    escaped: Option<u64>,
 }
 
 /// What a measured loop produced.
@@ -198,6 +229,9 @@ struct Measured {
     samples: Option<Vec<u64>>,
     /// With `--measure-stall`: the gaps of the runtime's loop.
     stall: Option<Stall>,
+    /// Kill modes: processes in the trees before the kill, and those the
+    /// kill left running (sums over the N trees).
+    trees: Option<(u64, u64)>,
 }
 
 /// Everything a spawn needs, prepared before the clock starts.
@@ -373,6 +407,7 @@ fn measure_sync<C>(
         cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
         samples,
         stall: None,
+        trees: None,
     }
 }
 
@@ -568,6 +603,7 @@ fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
             cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
             samples: args.samples.then_some(samples),
             stall,
+            trees: None,
         }
     })
 }
@@ -580,7 +616,9 @@ fn run_tokio(ctx: Ctx, args: &Args) -> Measured {
 // ---------------------------------------------------------------------------
 fn fastspawn_engine(runner: Runner) -> fastspawn::Engine {
     match runner {
-        Runner::FastspawnAuto | Runner::FastspawnPool => fastspawn::Engine::Auto,
+        Runner::FastspawnAuto | Runner::FastspawnPool | Runner::FastspawnContained => {
+            fastspawn::Engine::Auto
+        }
         Runner::FastspawnClone3 => fastspawn::Engine::Clone3,
         Runner::FastspawnCloneVfork => fastspawn::Engine::CloneVfork,
         Runner::FastspawnPosixSpawn => fastspawn::Engine::PosixSpawn,
@@ -595,6 +633,9 @@ fn fastspawn_command(ctx: &Ctx, with_options: bool) -> io::Result<fastspawn::Com
         .pidfd(!ctx.no_pidfd);
     if ctx.set_env {
         cmd.env("FASTSPAWN_BENCH", "1");
+    }
+    if ctx.runner == Runner::FastspawnContained {
+        cmd.contain(true).require_contained(true);
     }
     let min = 3 + ctx.fd_sources.len() as RawFd;
     for (i, fd) in ctx.fd_sources.iter().enumerate() {
@@ -743,6 +784,7 @@ fn run_fastspawn_async(ctx: Ctx, args: &Args) -> Measured {
             cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
             samples: None,
             stall,
+            trees: None,
         }
     })
 }
@@ -961,7 +1003,258 @@ fn run_fastspawn_pool(ctx: Ctx, args: &Args) -> Measured {
         cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
         samples: None,
         stall: None,
+        trees: None,
     }
+}
+
+// ---------------------------------------------------------------------------
+// Process trees (`fastspawn bench tree`): `kill-tree` and `kill-group` start
+// one tree per measured kill. CHILD's stdout is a pipe that the peer reads
+// to EOF before the clock starts: the tree's script closes it only once
+// every grandchild is in place (the `tree` experiment's script prints from
+// each escaped grandchild after its `setsid` and then points stdout at
+// /dev/null), so the kill always meets the whole tree.
+// ---------------------------------------------------------------------------
+
+/// Starts one tree (contained, in a new session, stderr to /dev/null) and
+/// returns once its stdout reached EOF.
+fn start_tree(ctx: &Ctx) -> fastspawn::Child {
+    let runner = ctx.runner;
+    let mut cmd = fastspawn_command(ctx, false).unwrap_or_else(|e| fail(runner, "command", e));
+    cmd.setsid(true)
+        .stdout(fastspawn::Stdio::piped())
+        .stderr(fastspawn::Stdio::null());
+    let mut child = cmd.spawn().unwrap_or_else(|e| fail(runner, "spawn", e));
+    let Some(mut out) = child.stdout.take() else {
+        fail(runner, "spawn", "no stdout pipe")
+    };
+    let mut sink = Vec::new();
+    io::Read::read_to_end(&mut out, &mut sink)
+        .unwrap_or_else(|e| fail(runner, "read the tree's stdout", e));
+    child
+}
+
+/// The process group of a live process, from /proc/PID/stat.
+fn process_group(pid: u32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(2)?
+        .parse()
+        .ok()
+}
+
+/// `kill-tree`: `kill_tree(SIGKILL)` then `wait_tree()`, timed.
+/// `kill-group`: `kill(-pgid, SIGKILL)` then the child's `wait()`, timed;
+/// the tree's members outside the child's process group are then counted
+/// (they were never signalled) and killed with `kill_tree`, untimed.
+/// Either way the peer checks that the tree is empty before the next one.
+fn run_kill(ctx: &Ctx, args: &Args) -> Measured {
+    let runner = ctx.runner;
+    let group = args.mode == Mode::KillGroup;
+    let one = |trees: &mut (u64, u64), cpu: &mut (i64, i64)| -> u128 {
+        let mut child = start_tree(ctx);
+        let before = child
+            .tree_pids()
+            .unwrap_or_else(|e| fail(runner, "tree_pids", e));
+        let pid = child.id();
+        let cpu0 = cpu_ns();
+        let t0 = Instant::now();
+        if group {
+            // SAFETY: kill only sends a signal; the child is a session
+            // leader, so -pid names its own process group, not the peer's.
+            if unsafe { libc::kill(-(pid as i32), libc::SIGKILL) } < 0 {
+                fail(runner, "kill(-pgid)", io::Error::last_os_error());
+            }
+            child.wait().unwrap_or_else(|e| fail(runner, "wait", e));
+        } else {
+            child
+                .kill_tree(libc::SIGKILL)
+                .unwrap_or_else(|e| fail(runner, "kill_tree", e));
+            child
+                .wait_tree()
+                .unwrap_or_else(|e| fail(runner, "wait_tree", e));
+        }
+        let took = t0.elapsed().as_nanos();
+        let cpu1 = cpu_ns();
+        cpu.0 += cpu1.0 - cpu0.0;
+        cpu.1 += cpu1.1 - cpu0.1;
+        let left = child
+            .tree_pids()
+            .unwrap_or_else(|e| fail(runner, "tree_pids", e));
+        // Members of the killed group may still be on their way out.
+        let running = left
+            .iter()
+            .filter(|p| !group || process_group(**p).is_some_and(|g| g != pid as i32))
+            .count();
+        if !left.is_empty() {
+            child
+                .kill_tree(libc::SIGKILL)
+                .unwrap_or_else(|e| fail(runner, "kill_tree (cleanup)", e));
+            child
+                .wait_tree()
+                .unwrap_or_else(|e| fail(runner, "wait_tree (cleanup)", e));
+        }
+        match child.tree_pids() {
+            Ok(p) if p.is_empty() => {}
+            Ok(p) => fail(
+                runner,
+                "cleanup",
+                format!("{} processes left in the tree", p.len()),
+            ),
+            Err(e) => fail(runner, "tree_pids", e),
+        }
+        trees.0 += before.len() as u64;
+        trees.1 += running as u64;
+        took
+    };
+    let mut unused = ((0, 0), (0, 0));
+    for _ in 0..args.warmup {
+        one(&mut unused.0, &mut unused.1);
+    }
+    let mut trees = (0, 0);
+    let mut cpu = (0, 0);
+    let total_ns = (0..args.n).map(|_| one(&mut trees, &mut cpu)).sum();
+    Measured {
+        total_ns,
+        cpu,
+        samples: None,
+        stall: None,
+        trees: Some(trees),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// `tasks` mode (`fastspawn bench task-runtime`): HyperQueue's worker loop.
+// A current-thread runtime runs N tasks, at most `--concurrency` at once;
+// each task builds its command, sends stdout and stderr to files of its own,
+// starts the child in a new session with SIGKILL as its parent-death signal,
+// and awaits its exit. `rust-tokio` does it as HyperQueue does, with
+// `tokio::process` and a `pre_exec` closure (setsid + prctl), which puts
+// every spawn on fork; the fastspawn runners use `fastspawn::tokio` with
+// `setsid(true)` and `pdeathsig(SIGKILL)`, and `fastspawn-contained` also
+// `contain(true)`. The clock covers the N tasks; the files live in a
+// directory under $TMPDIR removed at the end.
+// ---------------------------------------------------------------------------
+
+/// One task: files, spawn (timed per poll under `--measure-stall`), wait.
+async fn run_task(ctx: &Ctx, dir: &std::path::Path, i: u64) -> Result<(), TaskError> {
+    let open = |ext: &str| {
+        std::fs::File::create(dir.join(format!("{i}.{ext}")))
+            .map_err(|e| ("open the task's output file", e.to_string()))
+    };
+    let (out, err) = (open("out")?, open("err")?);
+    if ctx.runner == Runner::RustTokio {
+        let mut cmd = tokio_command(ctx);
+        cmd.stdout(out).stderr(err);
+        // SAFETY: the closure runs in the forked child and only makes two
+        // async-signal-safe system calls; it allocates nothing.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = timed(async { cmd.spawn() })
+            .await
+            .map_err(|e| ("spawn", e.to_string()))?;
+        wait_tokio(child).await
+    } else {
+        let mut cmd = fastspawn_command(ctx, false).map_err(|e| ("command", e.to_string()))?;
+        cmd.setsid(true)
+            .pdeathsig(libc::SIGKILL)
+            .stdout(out)
+            .stderr(err);
+        let mut cmd = fastspawn::tokio::Command::from(cmd);
+        let mut child = timed(cmd.spawn())
+            .await
+            .map_err(|e| ("spawn", e.to_string()))?;
+        match child.wait().await {
+            Ok(s) if s.success() => Ok(()),
+            Ok(s) => Err(("wait", format!("child {s}"))),
+            Err(e) => Err(("wait", e.to_string())),
+        }
+    }
+}
+
+/// Tasks `first..first + count`, at most `concurrency` at once; the first
+/// error, once every task has finished.
+async fn tasks_round(
+    ctx: &Arc<Ctx>,
+    dir: &Arc<std::path::Path>,
+    first: u64,
+    count: u64,
+    concurrency: u64,
+) -> Result<(), TaskError> {
+    let mut set = tokio::task::JoinSet::new();
+    let mut error = None;
+    let mut note = |r: Result<Result<(), TaskError>, tokio::task::JoinError>| {
+        let e = match r {
+            Ok(Ok(())) => return,
+            Ok(Err(e)) => e,
+            Err(e) => ("task", e.to_string()),
+        };
+        error = error.take().or(Some(e));
+    };
+    for i in first..first + count {
+        if set.len() as u64 >= concurrency
+            && let Some(r) = set.join_next().await
+        {
+            note(r);
+        }
+        let (ctx, dir) = (Arc::clone(ctx), Arc::clone(dir));
+        set.spawn(async move { run_task(&ctx, &dir, i).await });
+    }
+    while let Some(r) = set.join_next().await {
+        note(r);
+    }
+    error.map_or(Ok(()), Err)
+}
+
+fn run_tasks(ctx: Ctx, args: &Args) -> Measured {
+    let runner = ctx.runner;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| fail(runner, "runtime", e));
+    let dir: Arc<std::path::Path> = std::env::temp_dir()
+        .join(format!("fastspawn-peer-tasks-{}", std::process::id()))
+        .into();
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| fail(runner, "task directory", e));
+    let ctx = Arc::new(ctx);
+    let conc = args.concurrency;
+    let (result, measured) = rt.block_on(async {
+        if let Err((step, msg)) = tasks_round(&ctx, &dir, 0, args.warmup, conc).await {
+            return (Err((step, msg)), None);
+        }
+        let ticker = args.measure_stall.then(Ticker::start);
+        let cpu0 = cpu_ns();
+        let t0 = Instant::now();
+        let result = tasks_round(&ctx, &dir, args.warmup, args.n, conc).await;
+        let total_ns = t0.elapsed().as_nanos();
+        let cpu1 = cpu_ns();
+        let stall = match ticker {
+            Some(t) => Some(t.finish().await),
+            None => None,
+        };
+        let measured = Measured {
+            total_ns,
+            cpu: (cpu1.0 - cpu0.0, cpu1.1 - cpu0.1),
+            samples: None,
+            stall,
+            trees: None,
+        };
+        (result, Some(measured))
+    });
+    let removed = std::fs::remove_dir_all(&dir);
+    if let Err((step, msg)) = result {
+        fail(runner, step, msg);
+    }
+    removed.unwrap_or_else(|e| fail(runner, "remove the task directory", e));
+    measured.unwrap_or_else(|| fail(runner, "tasks", "nothing measured"))
 }
 
 fn main() {
@@ -999,7 +1292,8 @@ fn main() {
         | Runner::FastspawnCloneVfork
         | Runner::FastspawnPosixSpawn
         | Runner::FastspawnFork
-        | Runner::FastspawnPool => {
+        | Runner::FastspawnPool
+        | Runner::FastspawnContained => {
             ctx.fd_sources =
                 open_pipes(k, 3 + k as RawFd).unwrap_or_else(|e| fail(runner, "pipe", e))
         }
@@ -1008,23 +1302,41 @@ fn main() {
         }
     }
 
-    let measured = match runner {
-        Runner::RustStd | Runner::RustStdPreExec | Runner::RustCommandFds => run_std(&ctx, &args),
-        Runner::RustTokio => run_tokio(ctx, &args),
-        Runner::FastspawnAuto
-        | Runner::FastspawnClone3
-        | Runner::FastspawnCloneVfork
-        | Runner::FastspawnPosixSpawn
-        | Runner::FastspawnFork => run_fastspawn(ctx, &args),
-        Runner::FastspawnPool => run_fastspawn_pool(ctx, &args),
+    let measured = match (args.mode, runner) {
+        (Mode::KillTree | Mode::KillGroup, Runner::FastspawnContained) => run_kill(&ctx, &args),
+        (Mode::KillTree | Mode::KillGroup, _) => Args::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--mode kill-tree and kill-group need --runner fastspawn-contained",
+            )
+            .exit(),
+        (Mode::Tasks, Runner::RustTokio | Runner::FastspawnAuto | Runner::FastspawnContained) => {
+            run_tasks(ctx, &args)
+        }
+        (Mode::Tasks, _) => Args::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--mode tasks needs --runner rust-tokio, fastspawn-auto or fastspawn-contained",
+            )
+            .exit(),
+        (_, runner) => match runner {
+            Runner::RustStd | Runner::RustStdPreExec | Runner::RustCommandFds => {
+                run_std(&ctx, &args)
+            }
+            Runner::RustTokio => run_tokio(ctx, &args),
+            Runner::FastspawnAuto
+            | Runner::FastspawnClone3
+            | Runner::FastspawnCloneVfork
+            | Runner::FastspawnPosixSpawn
+            | Runner::FastspawnFork
+            | Runner::FastspawnContained => run_fastspawn(ctx, &args),
+            Runner::FastspawnPool => run_fastspawn_pool(ctx, &args),
+        },
     };
 
     let report = Report {
         runner: runner.name(),
-        mode: match args.mode {
-            Mode::Wait => "wait",
-            Mode::Spawn => "spawn",
-        },
+        mode: args.mode.name(),
         n: args.n,
         total_ns: measured.total_ns,
         cpu_user_ns: measured.cpu.0,
@@ -1040,6 +1352,8 @@ fn main() {
         spawn_poll_p99_unpreempted_ns: measured.stall.map(|s| s.spawn_poll.p99_unpreempted),
         spawn_poll_max_unpreempted_ns: measured.stall.map(|s| s.spawn_poll.max_unpreempted),
         spawn_polls_preempted: measured.stall.map(|s| s.spawn_poll.preempted),
+        tree_procs: measured.trees.map(|t| t.0),
+        escaped: measured.trees.map(|t| t.1),
     };
     let line = serde_json::to_string(&report).unwrap_or_else(|e| fail(runner, "json", e));
     println!("{line}");

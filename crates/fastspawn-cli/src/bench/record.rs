@@ -41,6 +41,12 @@ pub struct Repetition {
     pub spawn_poll_max_unpreempted_ns: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spawn_polls_preempted: Option<u64>,
+    /// Kill modes (`tree`): processes in the killed trees before the kill,
+    /// and those the kill left running (sums over the `n` trees).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_procs: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escaped: Option<u64>,
     /// The `http` experiment: requests/s, latencies, event-loop delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpRep>,

@@ -3,7 +3,7 @@
 //! table carries (repetitions, reduced counts, fastspawn against the raw C
 //! loop and Rust std), flatness across a parameter.
 
-use super::record::Measurement;
+use super::record::{Measurement, Repetition};
 use super::stats::{self, Summary};
 use crate::export::Table;
 
@@ -230,4 +230,55 @@ pub fn series_over(
         })
         .collect();
     (xs, series)
+}
+
+/// One nanosecond figure of every repetition that has it, in µs.
+pub fn micros(m: &Measurement, get: fn(&Repetition) -> Option<u64>) -> Vec<f64> {
+    m.repetitions
+        .iter()
+        .filter_map(get)
+        .map(|n| n as f64 / 1e3)
+        .collect()
+}
+
+/// The columns of a stall table (cells run with `--measure-stall`).
+pub fn stall_header(first: &str) -> Vec<String> {
+    [
+        first,
+        "spawn poll p50",
+        "p99",
+        "p99 not preempted",
+        "max not preempted",
+        "max",
+        "spawns preempted",
+        "loop gap p99",
+        "loop gap max",
+        "spawns measured",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// One row of a stall table: medians over the repetitions of `m`.
+pub fn stall_row(label: &str, m: &Measurement) -> Vec<String> {
+    let us = |get| fmt_us(stats::summarize(&micros(m, get)));
+    vec![
+        label.to_string(),
+        us(|r| r.spawn_poll_p50_ns),
+        us(|r| r.spawn_poll_p99_ns),
+        us(|r| r.spawn_poll_p99_unpreempted_ns),
+        us(|r| r.spawn_poll_max_unpreempted_ns),
+        us(|r| r.spawn_poll_max_ns),
+        stats::median(
+            &m.repetitions
+                .iter()
+                .filter_map(|r| r.spawn_polls_preempted)
+                .map(|n| n as f64)
+                .collect::<Vec<_>>(),
+        )
+        .map_or("-".into(), |n| format!("{n:.0}")),
+        us(|r| r.stall_p99_ns),
+        us(|r| r.stall_max_ns),
+        m.n.to_string(),
+    ]
 }

@@ -6,7 +6,8 @@ use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition};
 use crate::bench::stats::{self, Summary};
 use crate::bench::table::{
-    find, fmt_ratio, fmt_us, peer_ratios, per_spawn, ratio, reduced_note, reps_note,
+    find, fmt_ratio, micros, peer_ratios, per_spawn, ratio, reduced_note, reps_note, stall_header,
+    stall_row,
 };
 use crate::export::{Chart, ChartKind, Table};
 
@@ -19,15 +20,6 @@ const MODES: [&str; 5] = [
     "multi-4",
     "multi-8",
 ];
-
-/// One nanosecond figure of every repetition that has it, in µs.
-fn micros(m: &Measurement, get: fn(&Repetition) -> Option<u64>) -> Vec<f64> {
-    m.repetitions
-        .iter()
-        .filter_map(get)
-        .map(|n| n as f64 / 1e3)
-        .collect()
-}
 
 impl Experiment for Async {
     fn name(&self) -> &'static str {
@@ -167,43 +159,10 @@ fn spawns(ms: &[Measurement]) -> Table {
 }
 
 fn stalls(ms: &[Measurement]) -> Table {
-    let header = vec![
-        "runner".into(),
-        "spawn poll p50".into(),
-        "p99".into(),
-        "p99 not preempted".into(),
-        "max not preempted".into(),
-        "max".into(),
-        "spawns preempted".into(),
-        "loop gap p99".into(),
-        "loop gap max".into(),
-        "spawns measured".into(),
-    ];
+    let header = stall_header("runner");
     let rows = ["rust-tokio", "fastspawn-auto"]
         .iter()
-        .filter_map(|r| {
-            let m = find(ms, r, &[("stall", "true")])?;
-            let us = |get| fmt_us(stats::summarize(&micros(m, get)));
-            Some(vec![
-                r.to_string(),
-                us(|r| r.spawn_poll_p50_ns),
-                us(|r| r.spawn_poll_p99_ns),
-                us(|r| r.spawn_poll_p99_unpreempted_ns),
-                us(|r| r.spawn_poll_max_unpreempted_ns),
-                us(|r| r.spawn_poll_max_ns),
-                stats::median(
-                    &m.repetitions
-                        .iter()
-                        .filter_map(|r| r.spawn_polls_preempted)
-                        .map(|n| n as f64)
-                        .collect::<Vec<_>>(),
-                )
-                .map_or("-".into(), |n| format!("{n:.0}")),
-                us(|r| r.stall_p99_ns),
-                us(|r| r.stall_max_ns),
-                m.n.to_string(),
-            ])
-        })
+        .filter_map(|r| Some(stall_row(r, find(ms, r, &[("stall", "true")])?)))
         .collect();
     Table {
         title: "async: how long a spawn stalls a current-thread runtime".into(),

@@ -13,13 +13,15 @@ mod langs;
 mod parallel;
 mod path;
 mod rss;
+mod task_runtime;
 mod tlpi;
+mod tree;
 
 use super::experiment::Experiment;
 
 /// Every experiment, in the order a plain `fastspawn bench` runs them and
 /// the report shows them.
-pub static ALL: [&dyn Experiment; 11] = [
+pub static ALL: [&dyn Experiment; 13] = [
     &count::Count,
     &rss::Rss,
     &tlpi::Tlpi,
@@ -31,6 +33,8 @@ pub static ALL: [&dyn Experiment; 11] = [
     &langs::Langs,
     &http::Http,
     &distributed::Distributed,
+    &tree::Tree,
+    &task_runtime::TaskRuntime,
 ];
 
 /// The experiment that leads the headline: its first line is the
@@ -85,6 +89,8 @@ mod tests {
             "langs",
             "http",
             "distributed",
+            "tree",
+            "task-runtime",
         ] {
             assert!(names.contains(&name), "{name} is not run by default");
         }

@@ -1,0 +1,240 @@
+//! `tree`: what containing a child costs and what it buys (issue 14):
+//! spawn+wait of a contained child against a plain one, and the time from
+//! a SIGKILL to an empty tree, `kill_tree` against a process-group kill of
+//! the same daemonizing tree.
+
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::measure;
+use crate::bench::peer::{PeerRun, Peers};
+use crate::bench::record::Measurement;
+use crate::bench::stats::{self, Summary};
+use crate::bench::table::{find, fmt_ratio, fmt_us, per_spawn, ratio, reduced_note, reps_note};
+use crate::export::Table;
+
+pub struct Tree;
+
+/// The tree that is killed: the shell (a session leader: the peer starts
+/// it with `setsid`), one grandchild in its process group, and two that
+/// leave it with `setsid`, one of them through a double fork (its parent
+/// exits at once). Each escaped grandchild writes a line to the shell's
+/// stdout after its `setsid` and then points stdout at /dev/null, and the
+/// shell does the same last, so the pipe's EOF (which the peer waits for
+/// before the clock) means every grandchild is in place.
+const SCRIPT: &str = "sleep 300 >/dev/null &
+setsid sh -c 'echo escaped; exec sleep 300 >/dev/null' &
+sh -c \"setsid sh -c 'echo escaped; exec sleep 300 >/dev/null' &\"
+exec >/dev/null
+wait";
+
+/// Grandchildren of `SCRIPT` outside the shell's process group.
+const ESCAPING: u64 = 2;
+
+/// Why contained children cannot be measured here, if they cannot: the
+/// same contained spawn the peer makes, of the static child.
+fn cgroup_missing(peers: &Peers) -> Option<String> {
+    let mut cmd = fastspawn::Command::new(peers.noop());
+    cmd.contain(true).require_contained(true);
+    match cmd.status() {
+        Ok(s) if s.success() => None,
+        Ok(s) => Some(format!(
+            "a contained spawn of the static child exited with {s}"
+        )),
+        Err(e) => Some(format!(
+            "no writable cgroup v2 for contained children (fastspawn's Command::contain): {e}"
+        )),
+    }
+}
+
+fn kill_cell(m: &Measurement) -> bool {
+    m.param("part") == Some("kill")
+}
+
+impl Experiment for Tree {
+    fn name(&self) -> &'static str {
+        "tree"
+    }
+
+    fn about(&self) -> &'static str {
+        "Process trees (issue 14): spawn+wait of a child in a cgroup of its own (Command::contain, CLONE_INTO_CGROUP) against the same plain spawn, and the time from SIGKILL to an empty tree for a tree whose grandchildren daemonize (setsid, double fork): kill_tree + wait_tree against a process-group kill, which HyperQueue-style runners use and which misses them."
+    }
+
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
+        let mut cells = Vec::new();
+        for runner in ["fastspawn-auto", "fastspawn-contained"] {
+            let run = PeerRun::new(runner, "wait", 5_000, vec![peers.noop()]);
+            cells.push(Cell {
+                runner: runner.to_string(),
+                params: params(&[("part", "spawn".to_string())]),
+                run,
+                budget_s: opts.budget(0.5),
+            });
+        }
+        let trees = if opts.quick { 3 } else { 30 };
+        for (mode, kill) in [("kill-tree", "tree"), ("kill-group", "group")] {
+            let script = vec!["/bin/sh".to_string(), "-c".to_string(), SCRIPT.to_string()];
+            let mut run = PeerRun::new("fastspawn-contained", mode, trees, script);
+            run.warmup = if opts.quick { 1 } else { 3 };
+            cells.push(Cell {
+                runner: "fastspawn-contained".to_string(),
+                params: params(&[("part", "kill".to_string()), ("kill", kill.to_string())]),
+                run,
+                budget_s: f64::INFINITY,
+            });
+        }
+        let notes = vec![
+            "Needs a writable cgroup v2 (root, or a delegated cgroup); elsewhere the experiment says why and measures nothing.".to_string(),
+            "Repetitions interleave the plain and the contained cells (and the two kills), so a busy moment of the machine hits both sides.".to_string(),
+        ];
+        Plan {
+            reps: opts.reps(5),
+            cells,
+            notes,
+        }
+    }
+
+    /// A tree takes a shell and three `sleep`s to start, a few ms each.
+    fn expected_s(&self, cell: &Cell) -> f64 {
+        if cell.params.get("part").map(String::as_str) == Some("kill") {
+            (cell.run.n + cell.run.warmup) as f64 * 0.02
+        } else {
+            cell.budget_s
+        }
+    }
+
+    fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
+        if let Some(why) = cgroup_missing(ctx.peers) {
+            ctx.bar
+                .inc(plan.step_weights(&|c| self.expected_s(c)).len() as u64);
+            ctx.skipped = Some(why);
+            return Vec::new();
+        }
+        measure::cells(self.name(), plan, ctx)
+    }
+
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
+        let mut tables = vec![spawn_table(ms), kill_table(ms)];
+        for t in &mut tables {
+            t.about = self.about().to_string();
+            t.notes.push(reps_note(ms));
+        }
+        tables[0].notes.extend(reduced_note(ms));
+        tables
+    }
+
+    fn headline(&self, ms: &[Measurement]) -> Vec<String> {
+        let mut lines = Vec::new();
+        let (plain, contained) = spawn_pair(ms);
+        if let Some(r) = ratio(contained, plain) {
+            lines.push(format!(
+                "contained spawn+wait (own cgroup, CLONE_INTO_CGROUP): {r:.2}x a plain fastspawn spawn+wait (goal <= 1.15x)"
+            ));
+        }
+        let tree = find(ms, "fastspawn-contained", &[("kill", "tree")]);
+        let group = find(ms, "fastspawn-contained", &[("kill", "group")]);
+        if let (Some(t), Some(g), Some(tree), Some(group)) =
+            (per_spawn(tree), per_spawn(group), tree, group)
+        {
+            lines.push(format!(
+                "SIGKILL to an empty tree: kill_tree + wait_tree {}, {} left running; a process-group kill {} and leaves {} of {} processes per tree running (goal: nothing left)",
+                fmt_us(Some(t)),
+                per_tree(tree, |r| r.escaped).map_or("–".into(), |n| format!("{n:.1}")),
+                fmt_us(Some(g)),
+                per_tree(group, |r| r.escaped).map_or("–".into(), |n| format!("{n:.1}")),
+                per_tree(group, |r| r.tree_procs).map_or("–".into(), |n| format!("{n:.0}")),
+            ));
+        }
+        lines
+    }
+}
+
+/// The plain and the contained spawn+wait, µs.
+fn spawn_pair(ms: &[Measurement]) -> (Option<Summary>, Option<Summary>) {
+    (
+        per_spawn(find(ms, "fastspawn-auto", &[("part", "spawn")])),
+        per_spawn(find(ms, "fastspawn-contained", &[("part", "spawn")])),
+    )
+}
+
+/// The median over repetitions of a per-tree count.
+fn per_tree(
+    m: &Measurement,
+    get: fn(&crate::bench::record::Repetition) -> Option<u64>,
+) -> Option<f64> {
+    let per: Vec<f64> = m
+        .repetitions
+        .iter()
+        .filter_map(get)
+        .map(|n| n as f64 / m.n.max(1) as f64)
+        .collect();
+    stats::median(&per)
+}
+
+fn spawn_table(ms: &[Measurement]) -> Table {
+    let (plain, contained) = spawn_pair(ms);
+    let spawns = ms
+        .iter()
+        .filter(|m| !kill_cell(m))
+        .map(|m| m.n.to_string())
+        .collect::<Vec<_>>()
+        .join(" / ");
+    Table {
+        title: "tree: spawn+wait of a contained child against a plain one".into(),
+        header: vec![
+            "child".into(),
+            "plain (fastspawn-auto)".into(),
+            "contained (fastspawn-contained)".into(),
+            "contained / plain".into(),
+            "spawns per repetition".into(),
+        ],
+        rows: vec![vec![
+            "static noop".into(),
+            fmt_us(plain),
+            fmt_us(contained),
+            fmt_ratio(ratio(contained, plain)),
+            spawns,
+        ]],
+        notes: vec![
+            "Per spawn+wait. Contained: Command::contain(true) with require_contained(true); the child starts in a cgroup of its own (CLONE_INTO_CGROUP), which the command keeps for its next spawn once the tree is empty. Goal: at most 1.15x.".into(),
+        ],
+        ..Table::default()
+    }
+}
+
+fn kill_table(ms: &[Measurement]) -> Table {
+    let rows = [
+        ("tree", "kill_tree(SIGKILL) + wait_tree()"),
+        (
+            "group",
+            "kill(-pgid, SIGKILL) + wait() (process-group kill)",
+        ),
+    ]
+    .iter()
+    .filter_map(|(kill, label)| {
+        let m = find(ms, "fastspawn-contained", &[("kill", kill)])?;
+        let count = |get| per_tree(m, get).map_or("–".into(), |n| format!("{n:.1}"));
+        Some(vec![
+            label.to_string(),
+            fmt_us(per_spawn(Some(m))),
+            count(|r| r.tree_procs),
+            count(|r| r.escaped),
+            (m.n * m.repetitions.len() as u64).to_string(),
+        ])
+    })
+    .collect();
+    Table {
+        title: "tree: from SIGKILL to an empty tree".into(),
+        header: vec![
+            "kill".into(),
+            "time per tree".into(),
+            "processes per tree".into(),
+            "left running per tree".into(),
+            "trees killed".into(),
+        ],
+        rows,
+        notes: vec![
+            format!("The tree: a shell (session leader), one grandchild in its process group, and {ESCAPING} that leave it with setsid (one through a double fork), all started before the clock. Both kills meet the same tree, in a cgroup of its own."),
+            "kill_tree: the clock runs until wait_tree returns (cgroup.events says the tree is empty, the child reaped). Process-group kill: until the child is reaped; the grandchildren outside its group are then counted (alive, never signalled) and killed with kill_tree, off the clock. The peer checks every tree is empty before the next.".into(),
+        ],
+        ..Table::default()
+    }
+}
