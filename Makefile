@@ -2,13 +2,14 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-addon node-test clean
+.PHONY: all test bench lint unit peers peers-check bench-smoke http-tools node-addon node-test python-test clean
 
 all: test
 
 ## test: everything CI runs: lint, unit and behaviour tests of every engine,
-## the peers' smoke test, a quick run of the whole benchmark, and the npm package
-test: lint unit peers-check bench-smoke node-test
+## the peers' smoke test, a quick run of the whole benchmark, the npm package
+## and the PyPI package
+test: lint unit peers-check bench-smoke node-test python-test
 
 lint:
 	$(CARGO) fmt --all --check
@@ -22,6 +23,12 @@ unit:
 node-test:
 	$(MAKE) -C bindings/node check CARGO=$(CARGO)
 	cd bench && ../bindings/node/node_modules/.bin/eslint -c eslint.config.mjs .
+
+## python-test: the PyPI package (bindings/python): a venv with maturin, pytest,
+## ruff and uvloop from PyPI, pip install of the package, ruff, pytest, and
+## CPython's own test_subprocess and test_asyncio.test_subprocess against it
+python-test:
+	$(MAKE) -C bindings/python check
 
 ## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers,
 ## and the HTTP servers (Go, Rust; Deno and Bun from npm) into target/peers/http
