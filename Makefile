@@ -2,14 +2,14 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench bench-venv lint unit asan peers peers-check bench-smoke http-tools node-addon node-test prereqs prereqs-bench dist install-test clean
+.PHONY: all test bench bench-venv lint unit asan peers peers-check bench-smoke http-tools node-addon node-test python-test prereqs prereqs-bench dist install-test clean
 
 all: test
 
 ## test: everything CI runs: lint, unit and behaviour tests of every engine,
 ## the same under AddressSanitizer, the peers' smoke test, a quick run of the whole benchmark, the npm package,
-## and the install test of what `make dist` makes
-test: prereqs lint unit asan peers-check bench-smoke node-test install-test
+## the PyPI package and the install test of what `make dist` makes
+test: prereqs lint unit asan peers-check bench-smoke node-test python-test install-test
 
 ## prereqs: name every missing tool (Rust with clippy/rustfmt, Go, gcc, Node >= 18,
 ## Python >= 3.9, make) before anything is built
@@ -53,6 +53,12 @@ asan:
 node-test:
 	$(MAKE) -C bindings/node check CARGO=$(CARGO)
 	cd bench && ../bindings/node/node_modules/.bin/eslint -c eslint.config.mjs .
+
+## python-test: the PyPI package (bindings/python): a venv with maturin, pytest,
+## ruff and uvloop from PyPI, pip install of the package, ruff, pytest, and
+## CPython's own test_subprocess and test_asyncio.test_subprocess against it
+python-test:
+	$(MAKE) -C bindings/python check
 
 ## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers,
 ## and the HTTP servers (Go, Rust; Deno and Bun from npm) into target/peers/http

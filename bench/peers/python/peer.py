@@ -5,6 +5,13 @@ Runner python-popen measures subprocess.Popen as Python programs use it:
 one Popen per spawn with the defaults (close_fds=True, stdio inherited),
 then Popen.wait(). CPython >= 3.10 spawns with vfork in _posixsubprocess
 unless preexec_fn, user, group or extra_groups is given (none is here).
+python-popen-preexec adds a preexec_fn that sets PR_SET_PDEATHSIG and
+RLIMIT_NOFILE (how Python programs set those today: CPython forks for it);
+python-popen-user adds user=<own uid> (CPython forks for it too).
+python-fastspawn makes the same call with fastspawn.subprocess.Popen (the
+package in bindings/python, which must be installed in the interpreter that
+runs the peer); with --with-options it also sets pdeathsig=SIGTERM, the
+same RLIMIT_NOFILE and user=<own uid>, on fastspawn's vfork path.
 
 --extra-fds K: Popen has no fd remapping, only pass_fds, which keeps each
 fd's number; so K pipe read ends are placed at fds 3..3+K in the peer once
@@ -17,11 +24,13 @@ import fcntl
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
 
-RUNNER = "python-popen"
+RUNNERS = ("python-popen", "python-popen-preexec", "python-popen-user", "python-fastspawn")
+RUNNER = "python-popen"  # the one being measured, set by main()
 
 
 class UsageError(Exception):
@@ -87,9 +96,9 @@ def main():
         i = argv.index("--")
         argv, child = argv[:i], argv[i + 1:]
     parser = Parser(prog="python-peer", add_help=False, allow_abbrev=False,
-                    usage="python-peer --runner python-popen --mode wait|spawn --n N "
+                    usage="python-peer --runner RUNNER --mode wait|spawn --n N "
                           "[--warmup W] [--rss-mib M] [--set-env] [--extra-fds K] "
-                          "[--samples] -- CHILD [CHILD_ARGS...]")
+                          "[--samples] [--with-options] -- CHILD [CHILD_ARGS...]")
     parser.add_argument("--runner", required=True)
     parser.add_argument("--mode", required=True, choices=("wait", "spawn"))
     parser.add_argument("--n", required=True, type=int)
@@ -99,12 +108,17 @@ def main():
     parser.add_argument("--extra-fds", type=int, default=0)
     parser.add_argument("--samples", action="store_true")
     parser.add_argument("--async-mode")
+    parser.add_argument("--with-options", action="store_true")
     try:
         args = parser.parse_args(argv)
     except UsageError as e:
         usage(parser, e)
-    if args.runner != RUNNER:
+    global RUNNER
+    if args.runner not in RUNNERS:
         usage(parser, f"unknown runner '{args.runner}'")
+    RUNNER = args.runner
+    if args.with_options and RUNNER != "python-fastspawn":
+        usage(parser, "--with-options applies only to python-fastspawn")
     if args.n < 1 or args.warmup < 0 or args.rss_mib < 0 or args.extra_fds < 0:
         usage(parser, "--n must be >= 1; --warmup, --rss-mib and --extra-fds >= 0")
     if args.async_mode is not None:
@@ -120,9 +134,33 @@ def main():
     env = dict(os.environ, FASTSPAWN_BENCH="1") if args.set_env else None
     pass_fds = place_extra_fds(args.extra_fds)
 
+    popen, extra = subprocess.Popen, {}
+    nofile = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if RUNNER == "python-popen-preexec":
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+        def preexec():
+            prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+            resource.setrlimit(resource.RLIMIT_NOFILE, nofile)
+
+        extra = {"preexec_fn": preexec}
+    elif RUNNER == "python-popen-user":
+        extra = {"user": os.geteuid()}
+    elif RUNNER == "python-fastspawn":
+        try:
+            import fastspawn.subprocess
+        except ImportError as e:
+            fail("import", f"{e} (install the package: pip install ./bindings/python)")
+        popen = fastspawn.subprocess.Popen
+        if args.with_options:
+            extra = {"pdeathsig": signal.SIGTERM, "rlimits": {resource.RLIMIT_NOFILE: nofile},
+                     "user": os.geteuid()}
+
     def spawn():
         try:
-            return subprocess.Popen(child, env=env, pass_fds=pass_fds)
+            return popen(child, env=env, pass_fds=pass_fds, **extra)
         except OSError as e:
             fail("spawn", e)
 

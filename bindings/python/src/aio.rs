@@ -9,6 +9,7 @@
 //! wakes the loop once; the loop then takes every finished spawn in one
 //! `drain`.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
@@ -25,9 +26,29 @@ struct Finished {
     names: Names,
 }
 
+#[derive(Default)]
+struct Queue {
+    done: Vec<Finished>,
+    /// Tokens whose caller gave up before the spawn finished.
+    cancelled: HashSet<u64>,
+}
+
 struct Shared {
     eventfd: OwnedFd,
-    done: Mutex<Vec<Finished>>,
+    queue: Mutex<Queue>,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Kills a child nobody will own and reaps it (on a spawner thread, or
+/// with the GIL released).
+fn discard(mut child: fastspawn::Child) {
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// The spawner of one event loop.
@@ -45,7 +66,7 @@ impl Spawner {
         Ok(Spawner {
             shared: Arc::new(Shared {
                 eventfd,
-                done: Mutex::new(Vec::new()),
+                queue: Mutex::new(Queue::default()),
             }),
         })
     }
@@ -66,19 +87,44 @@ impl Spawner {
         fastspawn::Pool::global().run(move || {
             let result = cmd.spawn();
             drop(cmd);
-            let mut done = shared.done.lock().unwrap_or_else(|e| e.into_inner());
-            let wake = done.is_empty();
-            done.push(Finished {
+            let mut queue = shared.lock();
+            if queue.cancelled.remove(&token) {
+                drop(queue);
+                if let Ok(child) = result {
+                    discard(child);
+                }
+                return;
+            }
+            let wake = queue.done.is_empty();
+            queue.done.push(Finished {
                 token,
                 result,
                 names,
             });
-            drop(done);
+            drop(queue);
             if wake {
                 let _ = rustix::io::write(&shared.eventfd, &1u64.to_ne_bytes());
             }
         });
         Ok(())
+    }
+
+    /// Gives up on the spawn of `token`: a child it started is killed and
+    /// reaped, now if it has started, else by the spawner thread when it has.
+    fn cancel(&self, py: Python<'_>, token: u64) {
+        let mut queue = self.shared.lock();
+        match queue.done.iter().position(|f| f.token == token) {
+            Some(at) => {
+                let finished = queue.done.remove(at);
+                drop(queue);
+                if let Ok(child) = finished.result {
+                    py.detach(|| discard(child));
+                }
+            }
+            None => {
+                queue.cancelled.insert(token);
+            }
+        }
     }
 
     /// Every spawn finished since the last call, as `(token, ok, value)`:
@@ -88,8 +134,7 @@ impl Spawner {
         // Reset the eventfd before taking the queue: a result pushed after
         // the take writes it again (see the module's documentation).
         let _ = rustix::io::read(&self.shared.eventfd, &mut counter);
-        let finished =
-            std::mem::take(&mut *self.shared.done.lock().unwrap_or_else(|e| e.into_inner()));
+        let finished = std::mem::take(&mut self.shared.lock().done);
         let out = PyList::empty(py);
         for Finished {
             token,

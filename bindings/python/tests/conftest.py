@@ -61,6 +61,7 @@ def children():
 @pytest.fixture
 def no_leaks():
     """Fails the test if it leaves an fd open or a child behind."""
+    gc.collect()  # garbage of earlier tests closes its fds now, not during this one
     before_fds = open_fds()
     before_children = children()
     yield

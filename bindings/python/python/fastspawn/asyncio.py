@@ -47,7 +47,6 @@ class _LoopSpawner:
         self._spawner = _fastspawn.Spawner()
         self._pending = {}
         self._tokens = itertools.count()
-        self._loop = weakref.ref(loop)
         loop.add_reader(self._spawner.fileno(), self._drain)
 
     def submit(self, loop, start_args):
@@ -55,7 +54,16 @@ class _LoopSpawner:
         future = loop.create_future()
         _start(lambda request: self._spawner.submit(token, request), *start_args)
         self._pending[token] = future
-        return future
+        return token, future
+
+    def cancel(self, token, future):
+        """The caller stopped waiting for ``future``: its child, if it gets
+        one, is killed and reaped."""
+        self._pending.pop(token, None)
+        if future.done() and not future.cancelled() and future.exception() is None:
+            _abandon(future.result())
+        else:
+            self._spawner.cancel(token)
 
     def _drain(self):
         for token, ok, value in self._spawner.drain():
@@ -63,7 +71,7 @@ class _LoopSpawner:
             if future is None or future.done():
                 # The awaiting task was cancelled: nobody will own this child.
                 if ok:
-                    _abandon(self._loop(), value)
+                    _abandon(value)
             elif ok:
                 future.set_result(value)
             else:
@@ -80,20 +88,14 @@ def _spawner(loop):
     return spawner
 
 
-def _abandon(loop, child):
-    """Kills a child whose spawn was cancelled and reaps it when it exits."""
+def _abandon(child):
+    """Kills a child nobody will own, and reaps it (a killed child exits at
+    once: this rare path may block the loop that long)."""
     try:
         child.send_signal(9)
+        child.wait(5.0)
     except OSError:
         pass
-    if loop is None or loop.is_closed() or child.pidfd is None:
-        return
-
-    def reap():
-        if child.poll() is not None:
-            loop.remove_reader(child.pidfd)
-
-    loop.add_reader(child.pidfd, reap)
 
 
 class _PipeReader(streams.StreamReaderProtocol):
@@ -116,6 +118,23 @@ class _PipeWriter(streams.FlowControlMixin):
         self._process._pipe_closed()
 
 
+class _Transport:
+    """The few methods of asyncio's subprocess transport that code reaches
+    through ``Process._transport`` (asyncio's own tests do)."""
+
+    def __init__(self, process):
+        self._process = process
+
+    def get_pid(self):
+        return self._process.pid
+
+    def get_returncode(self):
+        return self._process.returncode
+
+    def get_pipe_transport(self, fd):
+        return self._process._transports.get(fd)
+
+
 class Process:
     """A child started by ``create_subprocess_exec``/``_shell``, with
     ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
@@ -129,6 +148,7 @@ class Process:
         self.returncode = None
         self.stdin = self.stdout = self.stderr = None
         self._transports = {}
+        self._transport = _Transport(self)
         self._pipes_open = 0
         self._exit = loop.create_future()
         if child.pidfd is not None:
@@ -141,7 +161,13 @@ class Process:
         return f"<{self.__class__.__name__} {self.pid}>"
 
     def _check_exit(self):
-        status = self._child.poll()
+        try:
+            status = self._child.poll()
+        except ChildProcessError:
+            # Something else in the process reaped it (a waitpid(-1) loop,
+            # one of asyncio's child watchers): its status is lost. asyncio
+            # reports 255 then.
+            status = 255 << 8
         if status is None:
             return
         if self.pidfd is not None:
@@ -310,7 +336,8 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
             close_fds, start_new_session, process_group, uid, gid, gids, umask,
             restore_signals, extras,
         )  # fmt: skip
-        future = _spawner(loop).submit(loop, start_args)
+        spawner = _spawner(loop)
+        token, future = spawner.submit(loop, start_args)
     except BaseException:
         for fd in parent_ends:
             os.close(fd)
@@ -328,6 +355,7 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     except BaseException:
         for fd in parent_ends:
             os.close(fd)
+        spawner.cancel(token, future)
         raise
     process = Process(child, loop)
     try:

@@ -1,0 +1,198 @@
+"""fastspawn.asyncio side by side with asyncio's create_subprocess_*: the same
+coroutine run with each, the results compared."""
+
+import asyncio
+import os
+import signal
+import sys
+import threading
+
+import pytest
+
+import fastspawn.asyncio as fa
+from conftest import PY, children
+
+IMPLS = (asyncio, fa)
+
+
+def both(make):
+    """Runs ``make(module)`` (a coroutine) on a fresh loop with asyncio's
+    functions and with fastspawn's; returns both results."""
+    return tuple(asyncio.run(make(m)) for m in IMPLS)
+
+
+def test_output_return_code_and_streams(no_leaks):
+    async def run(m):
+        p = await m.create_subprocess_exec("sh", "-c", "cat; echo err >&2; exit 3",
+                                           stdin=asyncio.subprocess.PIPE,
+                                           stdout=asyncio.subprocess.PIPE,
+                                           stderr=asyncio.subprocess.PIPE)  # fmt: skip
+        out = await p.communicate(b"in")
+        return out, p.returncode, repr(p).startswith("<Process ")
+
+    a, b = both(run)
+    assert a == b == ((b"in", b"err\n"), 3, True)
+
+
+def test_shell_and_signals(no_leaks):
+    async def run(m):
+        codes = []
+        p = await m.create_subprocess_shell("exit 7")
+        codes.append(await p.wait())
+        for method in ("terminate", "kill"):
+            p = await m.create_subprocess_exec("sleep", "10")
+            getattr(p, method)()
+            codes.append(await p.wait())
+        p = await m.create_subprocess_exec("sleep", "10")
+        p.send_signal(signal.SIGINT)
+        codes.append(await p.wait())
+        with pytest.raises(ProcessLookupError):
+            p.kill()  # exited and no pipes: asyncio raises
+        return codes
+
+    a, b = both(run)
+    assert a == b == [7, -signal.SIGTERM, -signal.SIGKILL, -signal.SIGINT]
+
+
+def test_stream_reading_and_stdout_to_devnull(no_leaks):
+    async def run(m):
+        p = await m.create_subprocess_exec(
+            PY, "-c", "import sys\nfor i in range(3): print(i, flush=True)\nsys.exit(0)",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        lines = [await p.stdout.readline() for _ in range(3)]
+        rest = await p.stdout.read()
+        code = await p.wait()
+        q = await m.create_subprocess_exec("echo", "x", stdout=asyncio.subprocess.DEVNULL)
+        return lines, rest, code, await q.wait(), q.stdout
+
+    a, b = both(run)
+    assert a == b == ([b"0\n", b"1\n", b"2\n"], b"", 0, 0, None)
+
+
+def test_large_input_and_output(no_leaks):
+    data = os.urandom(1 << 20)
+
+    async def run(m):
+        p = await m.create_subprocess_exec("cat", stdin=asyncio.subprocess.PIPE,
+                                           stdout=asyncio.subprocess.PIPE)  # fmt: skip
+        return (await p.communicate(data))[0]
+
+    assert both(run) == (data, data)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.create_subprocess_exec("/nonexistent/program"),
+        lambda m: m.create_subprocess_exec("fastspawn-no-such-program"),
+        lambda m: m.create_subprocess_exec("true", cwd="/nonexistent/dir"),
+        lambda m: m.create_subprocess_exec("true", text=True),
+        lambda m: m.create_subprocess_exec("true", encoding="utf-8"),
+        lambda m: m.create_subprocess_exec("true", errors="strict"),
+        lambda m: m.create_subprocess_exec("true", universal_newlines=True),
+        lambda m: m.create_subprocess_exec("true", bufsize=1),
+        lambda m: m.create_subprocess_exec("true", shell=True),
+        lambda m: m.create_subprocess_shell(["true"]),
+        lambda m: m.create_subprocess_exec("tr\0ue"),
+        lambda m: m.create_subprocess_exec(1),
+        lambda m: m.create_subprocess_exec("true", env={"A": 1}),
+    ],
+)
+def test_bad_input_raises_what_asyncio_raises(call, no_leaks):
+    async def run(m):
+        try:
+            await call(m)
+        except Exception as e:
+            return type(e), getattr(e, "errno", None), getattr(e, "filename", None)
+        return None
+
+    a, b = both(run)
+    assert a is not None and a == b
+
+
+def test_many_in_flight(no_leaks):
+    async def run(m):
+        procs = await asyncio.gather(*[m.create_subprocess_exec("sh", "-c", f"exit {i % 5}")
+                                       for i in range(64)])  # fmt: skip
+        return await asyncio.gather(*[p.wait() for p in procs])
+
+    a, b = both(run)
+    assert a == b == [i % 5 for i in range(64)]
+
+
+def test_no_sigchld_handler_no_watcher_thread(no_leaks):
+    async def run():
+        threads = threading.active_count()
+        p = await fa.create_subprocess_exec("sleep", "0.1")
+        during = threading.active_count()
+        code = await p.wait()
+        handler = signal.getsignal(signal.SIGCHLD)
+        return code, during - threads, handler, p.engine
+
+    code, new_threads, handler, engine = asyncio.run(run())
+    assert code == 0
+    # fastspawn's spawner threads are started once per process; none per child.
+    assert new_threads <= len(os.sched_getaffinity(0))
+    assert handler in (signal.SIG_DFL, None)
+    assert engine in ("clone3", "clone-vfork")
+    # A second batch starts no thread at all.
+    before = threading.active_count()
+    asyncio.run(run())
+    assert threading.active_count() == before
+
+
+def test_pdeathsig_survives_the_loop_thread(no_leaks):
+    box = []
+
+    def loop_thread():
+        async def run():
+            return await fa.create_subprocess_exec("sleep", "10", pdeathsig=signal.SIGKILL)
+
+        box.append(asyncio.run(run()))
+
+    t = threading.Thread(target=loop_thread)
+    t.start()
+    t.join()
+    p = box[0]
+
+    async def finish():
+        # The thread that ran the loop has exited; the child is alive.
+        proc = p
+        await asyncio.sleep(0.1)
+        alive = proc._child.poll() is None
+        proc._child.send_signal(signal.SIGKILL)
+        proc._child.wait()
+        return alive
+
+    assert asyncio.run(finish())
+
+
+def test_cancelled_spawn_leaves_no_child():
+    async def run():
+        task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    kids = children()
+    asyncio.run(run())
+    # The spawner thread kills and reaps the child of a cancelled spawn.
+    for _ in range(200):
+        if children() == kids:
+            break
+        threading.Event().wait(0.01)
+    assert children() == kids
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="Linux only")
+def test_uvloop_if_installed():
+    uvloop = pytest.importorskip("uvloop", reason="uvloop is not installed")
+
+    async def run():
+        p = await fa.create_subprocess_exec("sh", "-c", "echo uv; exit 4",
+                                            stdout=asyncio.subprocess.PIPE)  # fmt: skip
+        return await p.communicate(), p.returncode
+
+    assert uvloop.run(run()) == ((b"uv\n", None), 4)
