@@ -60,10 +60,11 @@ node-test:
 python-test:
 	$(MAKE) -C bindings/python check
 
-## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers,
+## peers: build every benchmark peer (C, Rust, Go, Python, Node) into target/peers
+## (the Python peer runs in the benchmark's venv, which has the fastspawn package),
 ## and the HTTP servers (Go, Rust; Deno and Bun from npm) into target/peers/http
-peers:
-	$(MAKE) -C bench/peers OUT=$(PEERS)
+peers: bench-venv
+	$(MAKE) -C bench/peers OUT=$(PEERS) PYTHON=$(BENCH_VENV)/bin/python
 	$(MAKE) -C bench/http OUT=$(PEERS)/http
 
 ## http-tools: the HTTP benchmark's load generator (hey, a Debian package)
@@ -79,7 +80,9 @@ node-addon:
 BENCH_VENV := $(CURDIR)/target/bench-venv
 bench-venv:
 	test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/pip install -q --disable-pip-version-check 'dask[distributed]==2026.8.0'
+	$(BENCH_VENV)/bin/pip install -q --disable-pip-version-check 'dask[distributed]==2026.8.0' maturin==1.16.0
+	PATH="$(BENCH_VENV)/bin:$$PATH" $(BENCH_VENV)/bin/pip install -q --disable-pip-version-check \
+		--no-build-isolation --no-deps --force-reinstall ./bindings/python
 
 peers-check:
 	bash bench/peers/check.sh

@@ -29,7 +29,13 @@ const FASTSPAWN: [&str; 5] = [
     "fastspawn-posix-spawn",
     "fastspawn-fork",
 ];
-const OTHERS: [&str; 4] = ["go-os-exec", "python-popen", "node-spawn", "node-fastspawn"];
+const OTHERS: [&str; 5] = [
+    "go-os-exec",
+    "python-popen",
+    "python-fastspawn",
+    "node-spawn",
+    "node-fastspawn",
+];
 
 impl Experiment for Count {
     fn name(&self) -> &'static str {

@@ -42,6 +42,9 @@ impl Experiment for Rss {
             "rust-command-fds",
             "go-os-exec",
             "python-popen",
+            "python-popen-preexec",
+            "python-popen-user",
+            "python-fastspawn",
             "node-spawn",
             "node-fastspawn",
             "fastspawn-auto",
@@ -54,6 +57,11 @@ impl Experiment for Rss {
                 if runner == "fastspawn-auto" {
                     run.with_options = true;
                     run.extra_fds = 2;
+                }
+                // pdeathsig, an rlimit and user=, against the preexec_fn and
+                // user= runners that make CPython fork.
+                if runner == "python-fastspawn" {
+                    run.with_options = true;
                 }
                 run.warmup = 3;
                 cells.push(Cell {
@@ -128,6 +136,8 @@ impl Experiment for Rss {
             "rust-std",
             "rust-command-fds",
             "python-popen",
+            "python-popen-preexec",
+            "python-fastspawn",
             "node-spawn",
             "node-fastspawn",
             "fastspawn-auto",
@@ -161,6 +171,20 @@ impl Experiment for Rss {
                     ));
                 }
             }
+        }
+        if let Some(flat) = flatness(ms, "python-fastspawn") {
+            let mut line = format!(
+                "Python + fastspawn with pdeathsig, an rlimit and user=, slowest / fastest parent RSS: {flat:.3} (goal <= 1.05)"
+            );
+            if let Some(max) = table::largest(ms, "rss_mib") {
+                let fs = per_spawn(find(ms, "python-fastspawn", &[("rss_mib", &max)]));
+                for peer in ["python-popen-preexec", "python-popen-user"] {
+                    if let Some(r) = ratio(per_spawn(find(ms, peer, &[("rss_mib", &max)])), fs) {
+                        line.push_str(&format!("; at {}, {peer} is {r:.0}x slower", gib(&max)));
+                    }
+                }
+            }
+            lines.push(line);
         }
         // Node holding 1 GiB of Buffers against Node holding none.
         let node_slowdown = |runner: &str| {
