@@ -10,6 +10,7 @@ mod env;
 mod fds;
 mod http;
 mod langs;
+mod node;
 mod parallel;
 mod path;
 mod rss;
@@ -19,7 +20,7 @@ use super::experiment::Experiment;
 
 /// Every experiment, in the order a plain `fastspawn bench` runs them and
 /// the report shows them.
-pub static ALL: [&dyn Experiment; 11] = [
+pub static ALL: [&dyn Experiment; 12] = [
     &count::Count,
     &rss::Rss,
     &tlpi::Tlpi,
@@ -29,6 +30,7 @@ pub static ALL: [&dyn Experiment; 11] = [
     &r#async::Async,
     &parallel::Parallel,
     &langs::Langs,
+    &node::Node,
     &http::Http,
     &distributed::Distributed,
 ];
@@ -83,6 +85,7 @@ mod tests {
             "async",
             "parallel",
             "langs",
+            "node",
             "http",
             "distributed",
         ] {
