@@ -43,6 +43,12 @@ export type StdioEntry =
   | null
   | undefined;
 
+/** fastspawn's own option, also taken by execFile() and exec(). */
+export interface TreeOptions {
+  /** See `SpawnOptions.contain`. */
+  contain?: boolean | undefined;
+}
+
 export interface SpawnOptions {
   cwd?: string | URL | Buffer | undefined;
   env?: NodeJS.ProcessEnv | undefined;
@@ -50,6 +56,12 @@ export interface SpawnOptions {
   stdio?: 'pipe' | 'overlapped' | 'ignore' | 'inherit' | StdioEntry[] | undefined;
   /** The child leads a new session (setsid). */
   detached?: boolean | undefined;
+  /**
+   * fastspawn only: the child starts in a cgroup of its own (the session
+   * fallback without a writable cgroup v2), so `killTree()` and
+   * `waitTree()` reach everything it starts, daemons included.
+   */
+  contain?: boolean | undefined;
   uid?: number | undefined;
   gid?: number | undefined;
   /** `true` runs the command with `/bin/sh -c`; a string names the shell. */
@@ -99,6 +111,20 @@ export class ChildProcess extends EventEmitter {
   readonly spawnargs: string[];
   /** Sends a signal through the child's pidfd; true if it was sent. */
   kill(signal?: NodeJS.Signals | number): boolean;
+  /**
+   * fastspawn only, `contain: true`: signals every process of the child's
+   * tree (default `'SIGTERM'`), before or after the child's own exit; false
+   * once the tree is over. Throws `ERR_FASTSPAWN_NOT_CONTAINED` without
+   * `contain`.
+   */
+  killTree(signal?: NodeJS.Signals | number): boolean;
+  /**
+   * fastspawn only, `contain: true`: resolves once the child and every
+   * process of its tree have exited (keeping the event loop alive until
+   * then); rejects with the spawn's error if it failed, or
+   * `ERR_FASTSPAWN_NOT_CONTAINED` without `contain`.
+   */
+  waitTree(): Promise<void>;
   ref(): void;
   unref(): void;
   /**
@@ -151,31 +177,31 @@ type ExecCallback<T> = (error: ExecException | null, stdout: T, stderr: T) => vo
 
 export function execFile(file: string, callback?: ExecCallback<string>): ChildProcess;
 export function execFile(file: string, args: readonly string[] | undefined | null, callback?: ExecCallback<string>): ChildProcess;
-export function execFile(file: string, options: ExecFileOptions & { encoding: 'buffer' | null }, callback?: ExecCallback<Buffer>): ChildProcess;
+export function execFile(file: string, options: ExecFileOptions & TreeOptions & { encoding: 'buffer' | null }, callback?: ExecCallback<Buffer>): ChildProcess;
 export function execFile(
   file: string,
   args: readonly string[] | undefined | null,
-  options: ExecFileOptions & { encoding: 'buffer' | null },
+  options: ExecFileOptions & TreeOptions & { encoding: 'buffer' | null },
   callback?: ExecCallback<Buffer>,
 ): ChildProcess;
-export function execFile(file: string, options: ExecFileOptions & { encoding?: BufferEncoding | undefined }, callback?: ExecCallback<string>): ChildProcess;
+export function execFile(file: string, options: ExecFileOptions & TreeOptions & { encoding?: BufferEncoding | undefined }, callback?: ExecCallback<string>): ChildProcess;
 export function execFile(
   file: string,
   args: readonly string[] | undefined | null,
-  options: ExecFileOptions & { encoding?: BufferEncoding | undefined },
+  options: ExecFileOptions & TreeOptions & { encoding?: BufferEncoding | undefined },
   callback?: ExecCallback<string>,
 ): ChildProcess;
 export namespace execFile {
-  function __promisify__(file: string, args?: readonly string[] | null, options?: ExecFileOptions & { encoding?: BufferEncoding }): PromiseWithChild<{ stdout: string; stderr: string }>;
-  function __promisify__(file: string, args: readonly string[] | null | undefined, options: ExecFileOptions & { encoding: 'buffer' | null }): PromiseWithChild<{ stdout: Buffer; stderr: Buffer }>;
+  function __promisify__(file: string, args?: readonly string[] | null, options?: ExecFileOptions & TreeOptions & { encoding?: BufferEncoding }): PromiseWithChild<{ stdout: string; stderr: string }>;
+  function __promisify__(file: string, args: readonly string[] | null | undefined, options: ExecFileOptions & TreeOptions & { encoding: 'buffer' | null }): PromiseWithChild<{ stdout: Buffer; stderr: Buffer }>;
 }
 
 export function exec(command: string, callback?: ExecCallback<string>): ChildProcess;
-export function exec(command: string, options: ExecOptions & { encoding: 'buffer' | null }, callback?: ExecCallback<Buffer>): ChildProcess;
-export function exec(command: string, options: ExecOptions & { encoding?: BufferEncoding | undefined }, callback?: ExecCallback<string>): ChildProcess;
+export function exec(command: string, options: ExecOptions & TreeOptions & { encoding: 'buffer' | null }, callback?: ExecCallback<Buffer>): ChildProcess;
+export function exec(command: string, options: ExecOptions & TreeOptions & { encoding?: BufferEncoding | undefined }, callback?: ExecCallback<string>): ChildProcess;
 export namespace exec {
-  function __promisify__(command: string, options?: ExecOptions & { encoding?: BufferEncoding }): PromiseWithChild<{ stdout: string; stderr: string }>;
-  function __promisify__(command: string, options: ExecOptions & { encoding: 'buffer' | null }): PromiseWithChild<{ stdout: Buffer; stderr: Buffer }>;
+  function __promisify__(command: string, options?: ExecOptions & TreeOptions & { encoding?: BufferEncoding }): PromiseWithChild<{ stdout: string; stderr: string }>;
+  function __promisify__(command: string, options: ExecOptions & TreeOptions & { encoding: 'buffer' | null }): PromiseWithChild<{ stdout: Buffer; stderr: Buffer }>;
 }
 
 export interface PromiseWithChild<T> extends Promise<T> {

@@ -4,7 +4,11 @@
 // holds the event loop. Not a test: it prints numbers. Every side is
 // measured in each round, interleaved, so they all see the same machine.
 //
-//   node bench/sequential.js --peers DIR [--n 500] [--rounds 5] [--stall-n 2000]
+//   node bench/sequential.js --peers DIR [--n 500] [--rounds 5] [--stall-n 2000] [--json]
+//
+// --json: the human lines go to stderr and stdout gets one JSON document
+// with every round of every side and every spawn() call's duration (read by
+// the `node` experiment of `fastspawn bench`, crates/fastspawn-cli).
 //
 // DIR holds `noop` and `c-peer` (make -C bench/peers OUT=DIR noop c-peer).
 //
@@ -30,6 +34,8 @@ const PEERS = arg('peers', path.join(__dirname, '..', '..', '..', 'target', 'pee
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 5);
 const STALL_N = arg('stall-n', 2000);
+const JSON_OUT = process.argv.includes('--json');
+const say = JSON_OUT ? (line) => process.stderr.write(`${line}\n`) : (line) => console.log(line);
 const NOOP = path.join(PEERS, 'noop');
 const C_PEER = path.join(PEERS, 'c-peer');
 
@@ -110,40 +116,56 @@ async function stall(n, inFlight = 16) {
 }
 
 async function main() {
+  // key: [label, spawns per round, run]
   const sides = {
-    'C clone(CLONE_VM|CLONE_VFORK) + waitpid': () => cClone(N),
-    "fastspawn, stdio 'pipe'": () => sequential(fastspawn, 'pipe', N),
-    "fastspawn, stdio 'ignore'": () => sequential(fastspawn, 'ignore', N),
-    "node:child_process, stdio 'pipe'": () => sequential(nodeCp, 'pipe', Math.max(50, N / 4)),
-    "node:child_process, stdio 'ignore'": () => sequential(nodeCp, 'ignore', Math.max(50, N / 4)),
-    'JS -> pool thread -> JS, no spawn': () => pings(N),
+    'c-clone': ['C clone(CLONE_VM|CLONE_VFORK) + waitpid', N, () => cClone(N)],
+    'node-fastspawn-pipe': ["fastspawn, stdio 'pipe'", N, () => sequential(fastspawn, 'pipe', N)],
+    'node-fastspawn-ignore': ["fastspawn, stdio 'ignore'", N, () => sequential(fastspawn, 'ignore', N)],
   };
+  const nNode = Math.max(50, Math.floor(N / 4));
+  sides['node-spawn-pipe'] = ["node:child_process, stdio 'pipe'", nNode, () => sequential(nodeCp, 'pipe', nNode)];
+  sides['node-spawn-ignore'] = ["node:child_process, stdio 'ignore'", nNode, () => sequential(nodeCp, 'ignore', nNode)];
+  sides['node-ping'] = ['JS -> pool thread -> JS, no spawn', N, () => pings(N)];
   if (fs.existsSync(RUST_PEER)) {
-    sides['Rust fastspawn Command::spawn + wait'] = () => peer(RUST_PEER, [], 'fastspawn-clone3', N);
-    sides['Rust std::process::Command + wait'] = () => peer(RUST_PEER, [], 'rust-std', N);
+    sides['fastspawn-clone3'] = ['Rust fastspawn Command::spawn + wait', N, () => peer(RUST_PEER, [], 'fastspawn-clone3', N)];
+    sides['rust-std'] = ['Rust std::process::Command + wait', N, () => peer(RUST_PEER, [], 'rust-std', N)];
   }
   if (fs.existsSync(PYTHON_PEER)) {
-    sides['Python subprocess.Popen + wait'] = () => peer('python3', [PYTHON_PEER], 'python-popen', N);
+    sides['python-popen'] = ['Python subprocess.Popen + wait', N, () => peer('python3', [PYTHON_PEER], 'python-popen', N)];
   }
   const results = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, run] of Object.entries(sides)) results[name].push(await run());
+    for (const [key, [, , run]] of Object.entries(sides)) results[key].push(await run());
+    say(`node: sequential round ${round + 1} of ${ROUNDS}`);
   }
-  const base = median(results['C clone(CLONE_VM|CLONE_VFORK) + waitpid']);
-  console.log(`sequential spawn + 'close' of ${NOOP}, ${ROUNDS} rounds interleaved, median of the rounds' means:`);
-  for (const [name, values] of Object.entries(results)) {
+  const base = median(results['c-clone']);
+  say(`sequential spawn + 'close' of ${NOOP}, ${ROUNDS} rounds interleaved, median of the rounds' means:`);
+  for (const [key, values] of Object.entries(results)) {
     const m = median(values);
-    console.log(`  ${name.padEnd(42)} ${m.toFixed(0).padStart(6)} µs  ${(m / base).toFixed(2)}x  (rounds: ${values.map((v) => v.toFixed(0)).join(' ')})`);
+    say(`  ${sides[key][0].padEnd(42)} ${m.toFixed(0).padStart(6)} µs  ${(m / base).toFixed(2)}x  (rounds: ${values.map((v) => v.toFixed(0)).join(' ')})`);
   }
 
-  await stall(200);
+  await stall(Math.min(200, STALL_N));
   const { calm, preempted } = await stall(STALL_N);
+  say('node: stall measured');
   const all = [...calm, ...preempted].sort((a, b) => a - b);
   const f = (v) => `${v.toFixed(1)} µs`;
-  console.log(`one spawn() call of fastspawn ('ignore', 16 in flight), ${all.length} calls:`);
-  console.log(`  all:           p50 ${f(percentile(all, 50))}, p99 ${f(percentile(all, 99))}, max ${f(all[all.length - 1])}`);
-  console.log(`  not preempted: p50 ${f(percentile(calm, 50))}, p99 ${f(percentile(calm, 99))}, max ${f(calm[calm.length - 1])} (${calm.length} calls)`);
-  console.log(`  preempted:     ${preempted.length} calls${preempted.length ? `, p50 ${f(percentile(preempted, 50))}` : ''}`);
+  say(`one spawn() call of fastspawn ('ignore', 16 in flight), ${all.length} calls:`);
+  say(`  all:           p50 ${f(percentile(all, 50))}, p99 ${f(percentile(all, 99))}, max ${f(all[all.length - 1])}`);
+  say(`  not preempted: p50 ${f(percentile(calm, 50))}, p99 ${f(percentile(calm, 99))}, max ${f(calm[calm.length - 1])} (${calm.length} calls)`);
+  say(`  preempted:     ${preempted.length} calls${preempted.length ? `, p50 ${f(percentile(preempted, 50))}` : ''}`);
+  if (JSON_OUT) {
+    const doc = {
+      noop: NOOP,
+      rounds: ROUNDS,
+      sides: Object.entries(sides).map(([key, [label, n]]) => ({ key, label, n, rounds_us: results[key] })),
+      stall: { in_flight: 16, calm_us: calm, preempted_us: preempted },
+    };
+    process.stdout.write(`${JSON.stringify(doc)}\n`);
+  }
 }
 
-main();
+main().catch((err) => {
+  process.stderr.write(`sequential.js: ${err && err.stack ? err.stack : err}\n`);
+  process.exit(1);
+});

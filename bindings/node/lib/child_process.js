@@ -42,6 +42,7 @@ const FLAG_CWD = 1;
 const FLAG_DETACHED = 2;
 const FLAG_UID = 4;
 const FLAG_GID = 8;
+const FLAG_CONTAIN = 16;
 
 // The request's numbers, reused by every spawn (grown when a call maps
 // more fds).
@@ -147,6 +148,7 @@ function normalizeSpawnArguments(file, args, options) {
   let cwd = options.cwd;
   if (cwd != null) cwd = validatedPath(cwd, 'options.cwd');
   if (options.detached != null) errors.validateBoolean(options.detached, 'options.detached');
+  if (options.contain != null) errors.validateBoolean(options.contain, 'options.contain');
   if (options.uid != null && !errors.isInt32(options.uid)) throw errors.invalidArgType('options.uid', 'int32', options.uid);
   if (options.gid != null && !errors.isInt32(options.gid)) throw errors.invalidArgType('options.gid', 'int32', options.gid);
   const shell = options.shell;
@@ -197,6 +199,7 @@ class NormalizedOptions {
     this.cwd = cwd;
     this.envPairs = envPairs;
     this.detached = !!options.detached;
+    this.contain = !!options.contain;
     this.uid = options.uid;
     this.gid = options.gid;
     this.stdio = options.stdio;
@@ -494,6 +497,11 @@ class ChildProcess extends EventEmitter {
     this._out1 = null;
     this._out2 = null;
     this._id = 0;
+    this._contained = false;
+    // The tree's end (contain: true): whether the native side reported it,
+    // and the waitTree() calls waiting for it.
+    this._treeEmpty = false;
+    this._treeWaiters = null;
     this._state = PENDING;
     this._pid = undefined;
     this._errno = 0;
@@ -616,6 +624,9 @@ class ChildProcess extends EventEmitter {
     let flags = 0;
     if (cwd !== '') flags |= FLAG_CWD;
     if (options.detached) flags |= FLAG_DETACHED;
+    if (options.contain != null) errors.validateBoolean(options.contain, 'options.contain');
+    if (options.contain) flags |= FLAG_CONTAIN;
+    this._contained = !!options.contain;
     if (options.uid != null) {
       flags |= FLAG_UID;
       io[3] = options.uid;
@@ -765,6 +776,7 @@ class ChildProcess extends EventEmitter {
   }
 
   _emitFailure() {
+    if (this._treeWaiters !== null) this._onTreeEmpty(errors.errnoError(this._errno, 'waitTree'));
     if (this._failureEmitted) return;
     this._failureEmitted = true;
     this._release();
@@ -817,6 +829,48 @@ class ChildProcess extends EventEmitter {
     this.emit('exit', this.exitCode, this.signalCode);
     process.nextTick(flushStdio, this);
     maybeClose(this);
+  }
+
+  // contain: true. Signals every process of the child's tree (its own
+  // cgroup, or the session fallback), through the core's Child::kill_tree.
+  killTree(sig) {
+    const signal = errors.toSignalNumber(sig === undefined ? 'SIGTERM' : sig);
+    if (!this._contained) throw errors.notContained('killTree');
+    this._settleNow();
+    if (this._state === PENDING || this._state === FAILED || this._treeEmpty) return false;
+    const result = addon.killTree(this._id, signal);
+    if (result === 0) return true;
+    const err = errors.errnoError(result, 'killTree');
+    if (err.code === 'ESRCH') return false;
+    throw err;
+  }
+
+  // contain: true. Resolves once the child has exited and every process of
+  // its tree with it; keeps the event loop alive meanwhile.
+  waitTree() {
+    if (!this._contained) return Promise.reject(errors.notContained('waitTree'));
+    if (this._treeEmpty) return Promise.resolve();
+    if (this._state === FAILED) return Promise.reject(errors.errnoError(this._errno, 'waitTree'));
+    return new Promise((resolve, reject) => {
+      if (this._treeWaiters === null) {
+        this._treeWaiters = [];
+        hold(1);
+      }
+      this._treeWaiters.push({ resolve, reject });
+    });
+  }
+
+  // The native side saw the tree empty (after the exit), or the spawn failed.
+  _onTreeEmpty(err = null) {
+    this._treeEmpty = err === null;
+    const waiters = this._treeWaiters;
+    if (waiters === null) return;
+    this._treeWaiters = null;
+    hold(-1);
+    for (const { resolve, reject } of waiters) {
+      if (err === null) resolve();
+      else reject(err);
+    }
   }
 
   kill(sig) {

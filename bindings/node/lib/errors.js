@@ -268,6 +268,14 @@ function sanitizeKillSignal(killSignal) {
   return undefined;
 }
 
+// killTree()/waitTree() on a child spawned without `contain: true`.
+function notContained(method) {
+  return withCode(
+    new TypeError(`fastspawn: ${method}() needs a child spawned with the option contain: true`),
+    'ERR_FASTSPAWN_NOT_CONTAINED',
+  );
+}
+
 module.exports = {
   AbortError,
   errnoError,
@@ -285,6 +293,7 @@ module.exports = {
   isInt32,
   maxBufferExceeded,
   missingArgs,
+  notContained,
   outOfRange,
   sanitizeKillSignal,
   signalNames,

@@ -71,6 +71,7 @@ function execFile(file, args, options, callback) {
   options.killSignal = errors.sanitizeKillSignal(options.killSignal);
 
   const child = spawn(file, args, {
+    contain: options.contain,
     cwd: options.cwd,
     env: options.env,
     gid: options.gid,

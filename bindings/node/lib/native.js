@@ -11,6 +11,7 @@ const SPAWNED = 1;
 const FAILED = 2;
 const EXITED = 3;
 const PONG = 4;
+const TREE_EMPTY = 5;
 
 // Which addon: see prebuilt.js.
 function load() {
@@ -26,7 +27,8 @@ function load() {
 
 const addon = load();
 
-// id → ChildProcess, for the children whose end JS has not seen yet.
+// id → ChildProcess, for the children whose end JS has not seen yet (for
+// a contained child: the end of its whole tree).
 const children = new Map();
 // Children that keep the event loop alive (ref'd and not finished).
 let refs = 0;
@@ -78,8 +80,13 @@ function onEvents(batch) {
       children.delete(id);
       child._emitFailure();
     } else if (kind === EXITED) {
-      children.delete(id);
+      // A contained child's tree may outlive it: its entry stays until
+      // the tree's end is reported (always after the exit).
+      if (!child._contained) children.delete(id);
       child._onExit(batch[i + 2], batch[i + 3]);
+    } else if (kind === TREE_EMPTY) {
+      children.delete(id);
+      child._onTreeEmpty();
     }
   }
 }

@@ -16,6 +16,8 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 /// - `Failed`: the errno (positive), 0.
 /// - `Exited`: the exit code or -1, the signal number or 0.
 /// - `Pong`: 0, 0 (id 0): the answer to `ping()`, for the benchmarks.
+/// - `TreeEmpty`: 0, 0: every process of a contained child's tree has
+///   exited (always after its `Exited`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(i32)]
 pub enum Kind {
@@ -23,6 +25,7 @@ pub enum Kind {
     Failed = 2,
     Exited = 3,
     Pong = 4,
+    TreeEmpty = 5,
 }
 
 #[derive(Default)]

@@ -16,6 +16,9 @@
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
 //!   `-errno`; `trySpawn(id)` the same without waiting (0 while pending).
 //! - `kill(id, signal)`: 0 or `-errno`.
+//! - `killTree(id, signal)`: signals the tree of a child spawned with
+//!   `contain` (`Child::kill_tree`), before or after the child's exit: 0 or
+//!   `-errno` (`-ESRCH` once the tree is empty, `-EINVAL` if not contained).
 //! - `closeFd(fd)`: closes a pipe end JS never used.
 //! - `drainFd(fd)`: discards what waits on such an end: 1 at its end of
 //!   stream, 0 while it is open, `-errno`.
@@ -115,6 +118,12 @@ pub fn try_spawn(id: u32) -> i32 {
 #[napi]
 pub fn kill(id: u32, signal: i32) -> i32 {
     registry::kill(id, signal)
+}
+
+/// Signals every process of the tree of contained child `id`: 0 or `-errno`.
+#[napi]
+pub fn kill_tree(id: u32, signal: i32) -> i32 {
+    registry::kill_tree(id, signal)
 }
 
 /// Closes the parent's end of a pipe that JS never wrapped in a stream

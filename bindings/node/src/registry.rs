@@ -6,6 +6,13 @@
 //! waiter thread moves a `Running` child to `Exited` after reaping it. The entry of a finished child is removed when its last
 //! message is handed to JS (`forget_finished`), so an id JS asks about is
 //! either known here or already final on the JS side.
+//!
+//! A contained child (`contain`) whose tree outlives it keeps its `Child`
+//! after the exit, in [`TREES`], for `kill_tree`, until a thread of its
+//! own (`fastspawn-tree`) has seen the tree empty through
+//! `Child::wait_tree_empty` and posted `TreeEmpty`; dropping the `Child`
+//! then removes its cgroup. A tree already empty at the exit posts
+//! `TreeEmpty` at once, with no thread.
 
 use std::collections::HashMap;
 use std::os::fd::AsRawFd;
@@ -39,6 +46,13 @@ pub struct Registry {
 
 static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::default);
 static NEXT_ID: AtomicU32 = AtomicU32::new(1);
+/// Contained children reaped while their tree still ran, by id. Locked
+/// after `REGISTRY.entries` when both are.
+static TREES: LazyLock<Mutex<HashMap<u32, Arc<Child>>>> = LazyLock::new(Default::default);
+
+fn trees() -> MutexGuard<'static, HashMap<u32, Arc<Child>>> {
+    TREES.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Whether to record which thread and engine start each child.
 pub static DEBUG: AtomicBool = AtomicBool::new(false);
@@ -177,11 +191,61 @@ pub fn reap(id: u32) -> bool {
     };
     // Dropping the Child closes its pidfd, which also removes it from the
     // waiter's epoll set.
-    entry.state = State::Exited { pid };
+    let State::Running { child, .. } = std::mem::replace(&mut entry.state, State::Exited { pid })
+    else {
+        unreachable!("matched as Running above")
+    };
     let events = Arc::clone(&entry.events);
+    let tree = child.containment().is_some().then(|| {
+        let child = Arc::new(child);
+        // In TREES before the entry is unlocked, so kill_tree never finds
+        // the tree in neither place.
+        trees().insert(id, Arc::clone(&child));
+        child
+    });
     drop(entries);
     events.post(Kind::Exited, id, code, signal);
+    if let Some(child) = tree {
+        watch_tree(id, child, events);
+    }
     true
+}
+
+/// After a contained child's exit: posts `TreeEmpty` once its tree is
+/// empty, at once if it already is, else from a thread that waits for it.
+fn watch_tree(id: u32, child: Arc<Child>, events: Arc<Events>) {
+    if let Some(fd) = child.pidfd() {
+        crate::waiter::unwatch(fd.as_raw_fd());
+    }
+    if child.tree_pids().is_ok_and(|pids| pids.is_empty()) {
+        tree_over(id, child, &events);
+        return;
+    }
+    let waiting = Arc::clone(&child);
+    let thread_events = Arc::clone(&events);
+    let spawned = std::thread::Builder::new()
+        .name("fastspawn-tree".into())
+        .stack_size(128 * 1024)
+        .spawn(move || {
+            // An error (the cgroup vanished) ends the wait as well.
+            let _ = waiting.wait_tree_empty();
+            tree_over(id, waiting, &thread_events);
+        });
+    if spawned.is_err() {
+        // No thread to wait with: end the tree rather than track it forever.
+        let _ = child.kill_tree(libc::SIGKILL);
+        let _ = child.wait_tree_empty();
+        tree_over(id, child, &events);
+    }
+}
+
+/// The tree of `id` is empty: forgets it (the last reference to its
+/// `Child`, whose drop removes the cgroup) and tells JS.
+fn tree_over(id: u32, child: Arc<Child>, events: &Events) {
+    let kept = trees().remove(&id);
+    drop(kept);
+    drop(child);
+    events.post(Kind::TreeEmpty, id, 0, 0);
 }
 
 /// Drops the entries whose final message (exit or failure) is in `batch`:
@@ -238,6 +302,26 @@ pub fn kill(id: u32, signal: i32) -> i32 {
         },
         _ => -libc::ESRCH,
     }
+}
+
+/// Signals the tree of contained child `id`, running or exited: 0, or
+/// `-errno` (`-ESRCH` when unknown or its tree is over, `-EINVAL` when it
+/// was not contained).
+pub fn kill_tree(id: u32, signal: i32) -> i32 {
+    let errno = |err: fastspawn::Error| -err.raw_os_error().unwrap_or(libc::EINVAL);
+    let entries = lock();
+    if let Some(Entry {
+        state: State::Running { child, .. },
+        ..
+    }) = entries.get(&id)
+    {
+        return child.kill_tree(signal).map_or_else(errno, |()| 0);
+    }
+    let Some(child) = trees().get(&id).cloned() else {
+        return -libc::ESRCH;
+    };
+    drop(entries);
+    child.kill_tree(signal).map_or_else(errno, |()| 0)
 }
 
 /// The spawning thread's name and the engine of `id`, when recorded.

@@ -12,7 +12,7 @@
 //! | --- | --- |
 //! | 0 | argc |
 //! | 1 | envc, or -1 for the process's environment (a snapshot taken on the JS thread) |
-//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set |
+//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own) |
 //! | 3, 4 | uid, gid |
 //! | 5 | nfds: how many child fds follow |
 //! | 6 + 2i, 7 + 2i | child fd i: kind ([`PIPE`], [`IGNORE`], [`INHERIT`], [`FD`]) and its argument |
@@ -50,6 +50,7 @@ const FLAG_CWD: i32 = 1;
 const FLAG_DETACHED: i32 = 2;
 const FLAG_UID: i32 = 4;
 const FLAG_GID: i32 = 8;
+const FLAG_CONTAIN: i32 = 16;
 const HEADER: usize = 6;
 
 fn invalid(what: &str) -> io::Error {
@@ -126,6 +127,9 @@ impl Request {
         }
         if self.flags & FLAG_DETACHED != 0 {
             command.setsid(true);
+        }
+        if self.flags & FLAG_CONTAIN != 0 {
+            command.contain(true);
         }
         if self.flags & FLAG_UID != 0 {
             command.uid(self.uid);

@@ -55,6 +55,13 @@ pub fn watch(id: u32, pidfd: Option<RawFd>) {
     }
 }
 
+/// Stops watching `pidfd` (a reaped child's, kept open because the
+/// `Child` outlives its reaping: a contained child whose tree still runs).
+pub fn unwatch(pidfd: RawFd) {
+    // A pidfd that was polled instead is not in the set: nothing to undo.
+    let _ = epoll::delete(&waiter().epoll, crate::sys::borrow_pidfd(pidfd));
+}
+
 fn run() {
     let w = waiter();
     let mut events: Vec<epoll::Event> = Vec::with_capacity(256);

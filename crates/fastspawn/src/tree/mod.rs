@@ -743,8 +743,10 @@ impl Child {
     /// through a pidfd, so a recycled pid is never hit. Processes the tree
     /// starts while the signals go out are signalled too (up to 32 passes).
     /// Returns once every member was signalled; [`wait_tree`](Self::wait_tree)
-    /// waits for them to exit.
-    pub fn kill_tree(&mut self, signal: i32) -> Result<()> {
+    /// waits for them to exit. Takes `&self`: it changes nothing in the
+    /// `Child`, so one thread can kill a tree another waits for
+    /// ([`wait_tree_empty`](Self::wait_tree_empty)).
+    pub fn kill_tree(&self, signal: i32) -> Result<()> {
         let root_reaped = self.status.is_some();
         self.tree_for("kill_tree")?
             .kill(&self.program, signal, root_reaped)
@@ -766,6 +768,18 @@ impl Child {
     pub fn tree_pids(&self) -> Result<Vec<u32>> {
         let root_reaped = self.status.is_some();
         self.tree_for("tree_pids")?.pids(&self.program, root_reaped)
+    }
+
+    /// Waits, as [`wait_tree`](Self::wait_tree) does, until every process
+    /// of the tree has exited, but neither reaps the child nor closes its
+    /// stdin: through `&self`, for a caller that shares the `Child` between
+    /// a thread that waits for the tree and one that may kill it (the Node
+    /// binding, after it reaped the child). In the session fallback, a
+    /// child not yet reaped counts as a member until it is.
+    pub fn wait_tree_empty(&self) -> Result<()> {
+        let root_reaped = self.status.is_some();
+        self.tree_for("wait_tree_empty")?
+            .wait_empty(&self.program, root_reaped)
     }
 
     /// Freezes every process of the tree (`cgroup.freeze`, Linux 5.2) and

@@ -10,6 +10,7 @@ mod env;
 mod fds;
 mod http;
 mod langs;
+mod node;
 mod parallel;
 mod path;
 mod rss;
@@ -21,7 +22,7 @@ use super::experiment::Experiment;
 
 /// Every experiment, in the order a plain `fastspawn bench` runs them and
 /// the report shows them.
-pub static ALL: [&dyn Experiment; 13] = [
+pub static ALL: [&dyn Experiment; 14] = [
     &count::Count,
     &rss::Rss,
     &tlpi::Tlpi,
@@ -31,6 +32,7 @@ pub static ALL: [&dyn Experiment; 13] = [
     &r#async::Async,
     &parallel::Parallel,
     &langs::Langs,
+    &node::Node,
     &http::Http,
     &distributed::Distributed,
     &tree::Tree,
@@ -87,6 +89,7 @@ mod tests {
             "async",
             "parallel",
             "langs",
+            "node",
             "http",
             "distributed",
             "tree",

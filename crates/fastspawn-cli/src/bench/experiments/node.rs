@@ -1,0 +1,776 @@
+//! `node`: the Node package (bindings/node) against the raw C clone loop
+//! and `node:child_process`, measured by the package's own driver scripts
+//! in one run (issue 11's speed goals).
+//!
+//! `bindings/node/bench/sequential.js --json` runs, interleaved in each
+//! round, the C clone peer's loop, sequential `spawn()` + `'close'` with
+//! `'pipe'` and `'ignore'` through the package and through
+//! `node:child_process`, the Rust and Python peers when built, then times
+//! every `spawn()` call with 16 children in flight, the calls during which
+//! the JS thread was preempted apart. `bindings/node/bench/fork.js --json`
+//! times the package's `fork()` + one IPC round trip + exit against
+//! `node:child_process.fork()`, with 0 and then 1 GiB held by the parent.
+//! Both print one JSON document, which this module turns into measurements.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::peer::{PeerRun, Peers};
+use crate::bench::record::{Measurement, Repetition};
+use crate::bench::stats::{self, Summary};
+use crate::bench::table::{self, fmt_ratio, fmt_us, gib, ratio};
+use crate::export::{Chart, ChartKind, Table};
+
+pub struct Node;
+
+const ABOUT: &str = "The Node package (bindings/node) as Node programs use it: sequential `spawn()` of the static do-nothing child, each awaiting `'close'`, with `stdio: 'pipe'` and `'ignore'`, against the raw C clone(CLONE_VM|CLONE_VFORK) + waitpid loop and `node:child_process`, all interleaved in each round of one Node process (bindings/node/bench/sequential.js); how long one `spawn()` call holds the event loop; and `fork()` + one IPC round trip + exit against `node:child_process.fork()` with 0 and 1 GiB held by the parent (bindings/node/bench/fork.js).";
+
+/// The sequential sides, in table order, with their label.
+const SIDES: [(&str, &str); 9] = [
+    ("c-clone", "raw C clone(CLONE_VM|CLONE_VFORK) + waitpid"),
+    ("node-fastspawn-pipe", "fastspawn package, stdio 'pipe'"),
+    ("node-fastspawn-ignore", "fastspawn package, stdio 'ignore'"),
+    ("node-spawn-pipe", "node:child_process, stdio 'pipe'"),
+    ("node-spawn-ignore", "node:child_process, stdio 'ignore'"),
+    ("fastspawn-clone3", "Rust fastspawn Command::spawn + wait"),
+    ("rust-std", "Rust std::process::Command + wait"),
+    ("python-popen", "Python subprocess.Popen + wait"),
+    (
+        "node-ping",
+        "JS -> spawner thread -> JS round trip, no spawn",
+    ),
+];
+
+/// The fork implementations, with their label.
+const FORKS: [(&str, &str); 2] = [
+    ("node-fastspawn-fork", "fastspawn package fork()"),
+    ("node-fork", "node:child_process.fork()"),
+];
+
+/// The package's runner whose spawn() calls are timed.
+const STALL_RUNNER: &str = "node-fastspawn";
+
+struct Settings {
+    n: u64,
+    rounds: u64,
+    stall_n: u64,
+    fork_n: u64,
+    fork_rounds: u64,
+    ballast_mib: u64,
+}
+
+fn settings(opts: &Options) -> Settings {
+    if opts.quick {
+        Settings {
+            n: 60,
+            rounds: 1,
+            stall_n: 300,
+            fork_n: 2,
+            fork_rounds: 1,
+            ballast_mib: 64,
+        }
+    } else {
+        Settings {
+            n: 400,
+            rounds: if opts.full { 25 } else { 15 },
+            stall_n: 5000,
+            fork_n: 20,
+            fork_rounds: if opts.full { 5 } else { 3 },
+            ballast_mib: 1024.min(opts.max_rss_gib * 1024),
+        }
+    }
+}
+
+/// Where node and the driver scripts are.
+struct Paths {
+    node: PathBuf,
+    bench: PathBuf,
+}
+
+impl Paths {
+    fn find() -> Paths {
+        let bench = [
+            "bindings/node/bench",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../bindings/node/bench"),
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.join("sequential.js").exists())
+        .map(|p| p.canonicalize().unwrap_or(p))
+        .unwrap_or_else(|| PathBuf::from("bindings/node/bench"));
+        let node = std::env::var_os("FASTSPAWN_BENCH_NODE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("node"));
+        Paths { node, bench }
+    }
+
+    /// Why the experiment cannot run here, if it cannot.
+    fn missing(&self) -> Option<String> {
+        for script in ["sequential.js", "fork.js"] {
+            if !self.bench.join(script).exists() {
+                return Some(format!("{} is missing", self.bench.join(script).display()));
+            }
+        }
+        let addon = self.bench.join("../fastspawn.node");
+        if !addon.exists() {
+            return Some(format!(
+                "the Node addon ({}) is missing: `make node-addon` builds it",
+                addon.display()
+            ));
+        }
+        None
+    }
+}
+
+impl Experiment for Node {
+    fn name(&self) -> &'static str {
+        "node"
+    }
+
+    fn about(&self) -> &'static str {
+        ABOUT
+    }
+
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
+        let s = settings(opts);
+        let noop = vec![peers.noop()];
+        let cell = |runner: &str, pairs: &[(&str, String)], n: u64, budget_s: f64| Cell {
+            runner: runner.to_string(),
+            params: params(pairs),
+            run: PeerRun::new(runner, "wait", n, noop.clone()),
+            budget_s,
+        };
+        let mut cells = Vec::new();
+        // A driver runs all of its cells at once; these weigh its progress
+        // steps (one per round), with no pilot (infinite budget).
+        for (runner, _) in SIDES {
+            cells.push(cell(
+                runner,
+                &[("test", "sequential".into())],
+                s.n,
+                f64::INFINITY,
+            ));
+        }
+        cells.push(cell(
+            STALL_RUNNER,
+            &[("test", "stall".into())],
+            s.stall_n,
+            f64::INFINITY,
+        ));
+        for hold in [0, s.ballast_mib] {
+            for (runner, _) in FORKS {
+                cells.push(cell(
+                    runner,
+                    &[("test", "fork".into()), ("hold_mib", hold.to_string())],
+                    s.fork_n,
+                    f64::INFINITY,
+                ));
+            }
+        }
+        let mut notes = vec![format!(
+            "Sequential: {} spawns per round for the package, the C loop and the Rust and Python peers, {} for node:child_process, {} rounds; spawn() calls timed: {}; fork: {} per round, {} rounds, at 0 and {} MiB.",
+            s.n,
+            (s.n / 4).max(50),
+            s.rounds,
+            s.stall_n,
+            s.fork_n,
+            s.fork_rounds,
+            s.ballast_mib
+        )];
+        if let Some(why) = Paths::find().missing() {
+            notes.push(format!("node skipped: {why}"));
+        }
+        Plan {
+            reps: 1,
+            cells,
+            notes,
+        }
+    }
+
+    fn expected_s(&self, cell: &Cell) -> f64 {
+        if Paths::find().missing().is_some() {
+            return 0.0;
+        }
+        match cell.params.get("test").map(String::as_str) {
+            Some("fork") => cell.run.n as f64 * 0.08 * 3.0,
+            Some("stall") => cell.run.n as f64 * 400e-6,
+            _ => cell.run.n as f64 * 600e-6 * 7.0,
+        }
+    }
+
+    fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
+        let paths = Paths::find();
+        let steps = (plan.cells.len() * plan.reps) as u64;
+        if let Some(why) = paths.missing() {
+            if !ctx.opts.quick {
+                ctx.failures.push(format!("node: {why}"));
+            }
+            ctx.bar.inc(steps);
+            ctx.skipped = Some(why);
+            return Vec::new();
+        }
+        let s = settings(ctx.opts);
+        let noop = ctx.peers.noop();
+        let mut out = Vec::new();
+        match run_sequential(&paths, &s, ctx) {
+            Ok(doc) => out.extend(sequential_measurements(&doc, &noop)),
+            Err(err) => ctx.failures.push(format!("node sequential: {err:#}")),
+        }
+        match run_fork(&paths, &s, ctx) {
+            Ok(doc) => out.extend(fork_measurements(&doc)),
+            Err(err) => ctx.failures.push(format!("node fork: {err:#}")),
+        }
+        out
+    }
+
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
+        vec![sequential_table(ms), stall_table(ms), fork_table(ms)]
+    }
+
+    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
+        let present: Vec<&str> = SIDES
+            .iter()
+            .map(|(r, _)| *r)
+            .filter(|r| *r != "node-ping" && seq(ms, r).is_some())
+            .collect();
+        let ys = present
+            .iter()
+            .map(|r| paired(ms, r).map_or(0.0, |(median, _, _)| median))
+            .collect();
+        vec![Chart {
+            title: "Node: sequential spawn + 'close', time per spawn vs the raw C clone loop"
+                .into(),
+            kind: ChartKind::Bar,
+            x: present.iter().map(|s| s.to_string()).collect(),
+            series: vec![("x the C loop's time, median of the rounds".into(), ys)],
+            y_unit: "x".into(),
+        }]
+    }
+
+    fn headline(&self, ms: &[Measurement]) -> Vec<String> {
+        let mut lines = Vec::new();
+        let vs = |r: &str| paired(ms, r).map(|(median, _, _)| median);
+        if let (Some(pipe), Some(ignore)) = (vs("node-fastspawn-pipe"), vs("node-fastspawn-ignore"))
+        {
+            let mut peers = Vec::new();
+            for (r, name) in [
+                ("node-spawn-pipe", "node:child_process 'pipe'"),
+                ("python-popen", "Python Popen"),
+            ] {
+                if let Some(x) = vs(r) {
+                    peers.push(format!("{name} {x:.2}x"));
+                }
+            }
+            lines.push(format!(
+                "Node package, sequential spawn + 'close' vs the raw C clone loop (time per spawn, median of the per-round ratios): 'pipe' {pipe:.2}x (goal <= 2.0x), 'ignore' {ignore:.2}x (goal <= 1.5x); same rounds: {}",
+                peers.join(", ")
+            ));
+        }
+        if let Some(st) = stall_figures(ms) {
+            lines.push(format!(
+                "time one Node spawn() call holds the event loop (16 in flight, 'ignore'), not preempted: p50 {:.1} µs (goal <= 10), p99 {:.1} µs (goal <= 50); {} of {} calls preempted, counted apart",
+                st.calm_p50, st.calm_p99, st.preempted, st.calls
+            ));
+        }
+        if let Some(big) = fork_big(ms) {
+            let flat = |r: &str| Some(fork_ms(ms, r, &big)? / fork_ms(ms, r, "0")? - 1.0);
+            if let (Some(fs), Some(node)) = (flat("node-fastspawn-fork"), flat("node-fork")) {
+                let vs_node = fork_ms(ms, "node-fork", &big)
+                    .zip(fork_ms(ms, "node-fastspawn-fork", &big))
+                    .map(|(n, f)| {
+                        format!(
+                            "; at {}: node:child_process / package {:.2}x",
+                            gib(&big),
+                            n / f
+                        )
+                    })
+                    .unwrap_or_default();
+                lines.push(format!(
+                    "Node fork() + IPC round trip + exit, {} held vs none: package {:+.1}% (goal: within 5%), node:child_process.fork {:+.1}%{vs_node}",
+                    gib(&big),
+                    fs * 100.0,
+                    node * 100.0
+                ));
+            }
+        }
+        lines
+    }
+}
+
+/// The median time per spawn of one sequential side.
+fn seq(ms: &[Measurement], runner: &str) -> Option<Summary> {
+    table::per_spawn(table::find(ms, runner, &[("test", "sequential")]))
+}
+
+/// Time per spawn of `runner` over the C loop's, round by round (the two
+/// ran one after the other in each round, so a load that comes and goes
+/// hits both): the median of those ratios, with their smallest and largest.
+fn paired(ms: &[Measurement], runner: &str) -> Option<(f64, f64, f64)> {
+    let side = table::find(ms, runner, &[("test", "sequential")])?.per_spawn_us();
+    let base = table::find(ms, "c-clone", &[("test", "sequential")])?.per_spawn_us();
+    let ratios: Vec<f64> = side
+        .iter()
+        .zip(&base)
+        .filter(|(_, b)| **b > 0.0)
+        .map(|(s, b)| s / b)
+        .collect();
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(0.0, f64::max);
+    Some((stats::median(&ratios)?, lo, hi))
+}
+
+/// The largest heap the fork cells ran at, if above 0.
+fn fork_big(ms: &[Measurement]) -> Option<String> {
+    ms.iter()
+        .filter(|m| m.param("test") == Some("fork"))
+        .filter_map(|m| m.param("hold_mib")?.parse::<u64>().ok())
+        .max()
+        .filter(|h| *h > 0)
+        .map(|h| h.to_string())
+}
+
+/// The median time of one fork round trip, ms.
+fn fork_ms(ms: &[Measurement], runner: &str, hold: &str) -> Option<f64> {
+    let m = table::find(ms, runner, &[("test", "fork"), ("hold_mib", hold)])?;
+    stats::median(&m.per_spawn_us()).map(|us| us / 1e3)
+}
+
+struct Stall {
+    calm_p50: f64,
+    calm_p99: f64,
+    calm_max: f64,
+    all_p50: f64,
+    all_p99: f64,
+    preempted: usize,
+    calls: usize,
+}
+
+fn stall_figures(ms: &[Measurement]) -> Option<Stall> {
+    let calm = table::find(
+        ms,
+        STALL_RUNNER,
+        &[("test", "stall"), ("preempted", "false")],
+    )?
+    .samples_us();
+    let preempted = table::find(
+        ms,
+        STALL_RUNNER,
+        &[("test", "stall"), ("preempted", "true")],
+    )
+    .map(|m| m.samples_us())
+    .unwrap_or_default();
+    let all: Vec<f64> = calm.iter().chain(&preempted).copied().collect();
+    Some(Stall {
+        calm_p50: stats::quantile(&calm, 0.5)?,
+        calm_p99: stats::quantile(&calm, 0.99)?,
+        calm_max: calm.iter().copied().fold(0.0, f64::max),
+        all_p50: stats::quantile(&all, 0.5)?,
+        all_p99: stats::quantile(&all, 0.99)?,
+        preempted: preempted.len(),
+        calls: all.len(),
+    })
+}
+
+fn sequential_table(ms: &[Measurement]) -> Table {
+    let base = seq(ms, "c-clone");
+    let rows = SIDES
+        .iter()
+        .filter_map(|(runner, label)| {
+            let s = seq(ms, runner)?;
+            let m = table::find(ms, runner, &[("test", "sequential")])?;
+            let per_round = paired(ms, runner).map_or("–".into(), |(median, lo, hi)| {
+                format!("{median:.2}x ({lo:.2}-{hi:.2}x)")
+            });
+            Some(vec![
+                format!("{runner}: {label}"),
+                fmt_us(Some(s)),
+                per_round,
+                fmt_ratio(ratio(Some(s), base)),
+                m.n.to_string(),
+            ])
+        })
+        .collect();
+    Table {
+        title: "node: sequential spawn + 'close' vs the raw C clone loop".into(),
+        about: ABOUT.into(),
+        header: vec![
+            "side".into(),
+            "per spawn (median of rounds)".into(),
+            "x the C loop, per round: median (range)".into(),
+            "ratio of the medians".into(),
+            "spawns per round".into(),
+        ],
+        rows,
+        notes: vec![
+            "Every side runs once per round, in turn, from one Node process (the C, Rust and Python sides are their bench peers, started by it), so all see the same machine. Goals for the package: <= 2.0x the C loop with 'pipe', <= 1.5x with 'ignore', read on the per-round ratios (each side against the C loop of its own round, which a passing load hits alike).".into(),
+            "The ping row spawns nothing: it is the JS -> spawner thread -> JS round trip, the hand-overs a spawn's latency cannot avoid (a spawn has one more, from the thread that sees the exit).".into(),
+            "Spread: half the range of the rounds' means around their median; each round is one repetition.".into(),
+        ],
+    }
+}
+
+fn stall_table(ms: &[Measurement]) -> Table {
+    let us = |v: f64| format!("{v:.1} µs");
+    let rows = stall_figures(ms)
+        .map(|s| {
+            vec![vec![
+                format!("{STALL_RUNNER}: spawn(noop, [], {{stdio: 'ignore'}})"),
+                us(s.calm_p50),
+                us(s.calm_p99),
+                us(s.calm_max),
+                us(s.all_p50),
+                us(s.all_p99),
+                format!("{} of {}", s.preempted, s.calls),
+            ]]
+        })
+        .unwrap_or_default();
+    Table {
+        title: "node: how long one spawn() call holds the event loop".into(),
+        about: ABOUT.into(),
+        header: vec![
+            "call".into(),
+            "p50 not preempted".into(),
+            "p99 not preempted".into(),
+            "max not preempted".into(),
+            "p50 all".into(),
+            "p99 all".into(),
+            "calls preempted".into(),
+        ],
+        rows,
+        notes: vec![
+            "Each spawn() call timed with process.hrtime around it, 16 children in flight. Goal: <= 10 µs at p50 and <= 50 µs at p99 when the thread is not preempted.".into(),
+            "\"Not preempted\": calls during which the kernel did not switch the JS thread out (its involuntary context-switch count, read before and after, did not move). On 2 cores the children and the spawner threads compete with the JS thread, and a preempted call measures the scheduler, not the call (as in the tokio stall table of `async`).".into(),
+        ],
+    }
+}
+
+fn fork_table(ms: &[Measurement]) -> Table {
+    let holds = {
+        let mut h: Vec<u64> = ms
+            .iter()
+            .filter(|m| m.param("test") == Some("fork"))
+            .filter_map(|m| m.param("hold_mib")?.parse().ok())
+            .collect();
+        h.sort_unstable();
+        h.dedup();
+        h
+    };
+    let mut header = vec!["fork".to_string()];
+    for h in &holds {
+        let g = gib(&h.to_string());
+        header.push(format!("{g}: fork + round trip + exit"));
+        header.push(format!("{g}: the fork() call"));
+    }
+    header.push("largest vs 0 held".into());
+    let rows = FORKS
+        .iter()
+        .filter_map(|(runner, label)| {
+            let mut row = vec![format!("{runner}: {label}")];
+            let mut any = false;
+            for h in &holds {
+                let m = table::find(
+                    ms,
+                    runner,
+                    &[("test", "fork"), ("hold_mib", &h.to_string())],
+                );
+                let Some(m) = m else {
+                    row.extend(["–".to_string(), "–".to_string()]);
+                    continue;
+                };
+                any = true;
+                row.push(fmt_us(table::per_spawn(Some(m))));
+                let calls: Vec<f64> = m
+                    .repetitions
+                    .iter()
+                    .filter_map(|r| r.spawn_poll_p50_ns)
+                    .map(|ns| ns as f64 / 1e3)
+                    .collect();
+                row.push(fmt_us(stats::summarize(&calls)));
+            }
+            let flat = match (holds.first(), holds.last()) {
+                (Some(lo), Some(hi)) if hi > lo => fork_ms(ms, runner, &hi.to_string())
+                    .zip(fork_ms(ms, runner, &lo.to_string()))
+                    .map(|(b, s)| format!("{:+.1}%", (b / s - 1.0) * 100.0)),
+                _ => None,
+            };
+            row.push(flat.unwrap_or_else(|| "–".into()));
+            any.then_some(row)
+        })
+        .collect();
+    Table {
+        title: "node: fork() + one IPC round trip + exit, by the heap the parent holds".into(),
+        about: ABOUT.into(),
+        header,
+        rows,
+        notes: vec![
+            "The child is stock Node (bindings/node/bench/fork-child.js): it answers the parent's first message and exits on the second; time from the fork() call to 'exit', sequential, both implementations in turn in each round. The parent's heap is Buffers written once. Goal for the package: flat within 5%.".into(),
+            "The fork() call: the median time the call itself held the event loop in each round (node:child_process forks the parent there).".into(),
+        ],
+    }
+}
+
+/// sequential.js's JSON document.
+#[derive(Debug, Deserialize)]
+struct SeqDoc {
+    noop: String,
+    sides: Vec<SeqSide>,
+    stall: StallDoc,
+}
+
+#[derive(Debug, Deserialize)]
+struct SeqSide {
+    key: String,
+    n: u64,
+    rounds_us: Vec<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct StallDoc {
+    calm_us: Vec<f64>,
+    preempted_us: Vec<f64>,
+}
+
+/// fork.js's JSON document.
+#[derive(Debug, Deserialize)]
+struct ForkDoc {
+    cells: Vec<ForkCell>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ForkCell {
+    key: String,
+    hold_mib: u64,
+    n: u64,
+    rounds_ms: Vec<f64>,
+    /// Every timed fork() call, in order, `n` per round.
+    call_us: Vec<f64>,
+}
+
+fn measurement(runner: &str, pairs: &[(&str, String)], n: u64, child: &str) -> Measurement {
+    Measurement {
+        experiment: "node".into(),
+        runner: runner.to_string(),
+        params: params(pairs),
+        mode: "wait".into(),
+        n,
+        n_requested: n,
+        child: vec![child.to_string()],
+        repetitions: Vec::new(),
+    }
+}
+
+fn sequential_measurements(doc: &SeqDoc, noop: &str) -> Vec<Measurement> {
+    let mut out = Vec::new();
+    for side in &doc.sides {
+        let mut m = measurement(&side.key, &[("test", "sequential".into())], side.n, noop);
+        m.repetitions = side
+            .rounds_us
+            .iter()
+            .map(|us| Repetition {
+                total_ns: (us * 1e3 * side.n as f64) as u64,
+                ..Repetition::default()
+            })
+            .collect();
+        out.push(m);
+    }
+    for (preempted, samples) in [(false, &doc.stall.calm_us), (true, &doc.stall.preempted_us)] {
+        let n = samples.len() as u64;
+        let mut m = measurement(
+            STALL_RUNNER,
+            &[
+                ("test", "stall".into()),
+                ("preempted", preempted.to_string()),
+            ],
+            n,
+            &doc.noop,
+        );
+        m.mode = "spawn".into();
+        m.repetitions.push(Repetition {
+            total_ns: (samples.iter().sum::<f64>() * 1e3) as u64,
+            samples_ns: Some(samples.iter().map(|us| (us * 1e3) as u64).collect()),
+            ..Repetition::default()
+        });
+        out.push(m);
+    }
+    out
+}
+
+fn fork_measurements(doc: &ForkDoc) -> Vec<Measurement> {
+    doc.cells
+        .iter()
+        .map(|c| {
+            let child = "bindings/node/bench/fork-child.js";
+            let mut m = measurement(
+                &c.key,
+                &[
+                    ("test", "fork".into()),
+                    ("hold_mib", c.hold_mib.to_string()),
+                ],
+                c.n,
+                child,
+            );
+            let per_round = (c.n as usize).max(1);
+            m.repetitions = c
+                .rounds_ms
+                .iter()
+                .enumerate()
+                .map(|(i, ms)| {
+                    let calls: Vec<f64> = c
+                        .call_us
+                        .iter()
+                        .skip(i * per_round)
+                        .take(per_round)
+                        .copied()
+                        .collect();
+                    Repetition {
+                        total_ns: (ms * 1e6 * c.n as f64) as u64,
+                        spawn_poll_p50_ns: stats::median(&calls).map(|us| (us * 1e3) as u64),
+                        ..Repetition::default()
+                    }
+                })
+                .collect();
+            m
+        })
+        .collect()
+}
+
+/// Runs `script` with `args` under node and returns its stdout; each
+/// stderr line starting with "node: " is a progress step.
+fn drive(paths: &Paths, script: &str, args: &[String], ctx: &mut Measuring) -> Result<String> {
+    let script = paths.bench.join(script);
+    let mut child = std::process::Command::new(&paths.node)
+        .arg(&script)
+        .args(args)
+        .arg("--json")
+        .current_dir(paths.bench.join(".."))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| format!("starting {} {}", paths.node.display(), script.display()))?;
+    let stderr = child.stderr.take().context("stderr")?;
+    let bar = ctx.bar.clone();
+    let log = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(step) = line.strip_prefix("node: ") {
+                bar.set_message(step.chars().take(60).collect::<String>());
+            }
+            kept.push(line);
+        }
+        kept
+    });
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().context("stdout")?, &mut stdout)?;
+    let status = child.wait()?;
+    let log = log.join().unwrap_or_default();
+    let tail = log[log.len().saturating_sub(15)..].join("\n");
+    if !status.success() {
+        bail!("{} failed ({status}):\n{tail}", script.display());
+    }
+    Ok(stdout)
+}
+
+fn run_sequential(paths: &Paths, s: &Settings, ctx: &mut Measuring) -> Result<SeqDoc> {
+    let peers: &Path = &ctx.peers.dir;
+    let args = vec![
+        "--peers".into(),
+        peers.display().to_string(),
+        "--n".into(),
+        s.n.to_string(),
+        "--rounds".into(),
+        s.rounds.to_string(),
+        "--stall-n".into(),
+        s.stall_n.to_string(),
+    ];
+    let out = drive(paths, "sequential.js", &args, ctx);
+    ctx.bar.inc((SIDES.len() + 1) as u64);
+    let out = out?;
+    serde_json::from_str(&out).context("reading sequential.js's report")
+}
+
+fn run_fork(paths: &Paths, s: &Settings, ctx: &mut Measuring) -> Result<ForkDoc> {
+    let args = vec![
+        "--n".into(),
+        s.fork_n.to_string(),
+        "--rounds".into(),
+        s.fork_rounds.to_string(),
+        "--ballast-mib".into(),
+        s.ballast_mib.to_string(),
+    ];
+    let out = drive(paths, "fork.js", &args, ctx);
+    ctx.bar.inc((2 * FORKS.len()) as u64);
+    let out = out?;
+    serde_json::from_str(&out).context("reading fork.js's report")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reports as the two scripts print them become the three tables and
+    /// the headline lines against issue 11's goals.
+    #[test]
+    fn driver_reports_become_tables_and_headlines() {
+        let seq: SeqDoc = serde_json::from_str(
+            r#"{"noop":"/p/noop","rounds":3,"sides":[
+              {"key":"c-clone","label":"C","n":100,"rounds_us":[150,160,140]},
+              {"key":"node-fastspawn-pipe","label":"p","n":100,"rounds_us":[300,290,310]},
+              {"key":"node-fastspawn-ignore","label":"i","n":100,"rounds_us":[225,220,230]},
+              {"key":"node-spawn-pipe","label":"n","n":50,"rounds_us":[1500,1600,1400]}],
+              "stall":{"in_flight":16,"calm_us":[1,2,3,4,5,6,7,8,9,100],"preempted_us":[500,600]}}"#,
+        )
+        .unwrap();
+        let fork: ForkDoc = serde_json::from_str(
+            r#"{"rounds":2,"cells":[
+              {"key":"node-fork","hold_mib":0,"n":2,"rounds_ms":[40,42],"call_us":[900,1000,1100,1200]},
+              {"key":"node-fastspawn-fork","hold_mib":0,"n":2,"rounds_ms":[50,50],"call_us":[30,40,50,60]},
+              {"key":"node-fork","hold_mib":1024,"n":2,"rounds_ms":[60,62],"call_us":[9000,9000,9000,9000]},
+              {"key":"node-fastspawn-fork","hold_mib":1024,"n":2,"rounds_ms":[51,51],"call_us":[30,40,50,60]}]}"#,
+        )
+        .unwrap();
+        let mut ms = sequential_measurements(&seq, "/p/noop");
+        ms.extend(fork_measurements(&fork));
+        let exp = Node;
+        let tables = exp.tables(&ms);
+        assert_eq!(tables.len(), 3);
+        let pipe = tables[0]
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("node-fastspawn-pipe:"))
+            .unwrap();
+        assert_eq!(pipe[2], "2.00x (1.81-2.21x)");
+        assert_eq!(pipe[3], "2.00x");
+        assert_eq!(tables[1].rows[0][6], "2 of 12");
+        let fs = tables[2]
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("node-fastspawn-fork:"))
+            .unwrap();
+        assert_eq!(fs.last().unwrap(), "+2.0%");
+        // The per-round median of the fork() calls: 35 and 55 µs.
+        assert!(fs[2].starts_with("45.0 µs"), "{fs:?}");
+        let head = exp.headline(&ms);
+        assert_eq!(head.len(), 3, "{head:?}");
+        assert!(
+            head[0].contains("'pipe' 2.00x") && head[0].contains("'ignore' 1.50x"),
+            "{head:?}"
+        );
+        assert!(
+            head[0].contains("node:child_process 'pipe' 10.00x"),
+            "{head:?}"
+        );
+        assert!(
+            head[1].contains("p50 5.5 µs") && head[1].contains("2 of 12"),
+            "{head:?}"
+        );
+        assert!(
+            head[2].contains("package +2.0%") && head[2].contains("+48.8%"),
+            "{head:?}"
+        );
+    }
+}
