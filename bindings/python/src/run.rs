@@ -50,6 +50,15 @@ fn read_both(out: Option<OwnedFd>, err: Option<OwnedFd>) -> io::Result<(Vec<u8>,
     Ok((out, err))
 }
 
+/// What `run` returns: pid, raw wait status, stdout and stderr (`None`
+/// where not piped).
+type Ran<'py> = (
+    i32,
+    i32,
+    Option<Bound<'py, PyBytes>>,
+    Option<Bound<'py, PyBytes>>,
+);
+
 /// Spawns `request`, reads the parent ends `out`/`err` (-1: none) to their
 /// ends, waits, and returns `(pid, raw wait status, stdout, stderr)`.
 /// `give` are fds of this call's pipes that the caller hands over (the
@@ -61,12 +70,7 @@ pub fn run<'py>(
     give: Vec<RawFd>,
     out: RawFd,
     err: RawFd,
-) -> PyResult<(
-    i32,
-    i32,
-    Option<Bound<'py, PyBytes>>,
-    Option<Bound<'py, PyBytes>>,
-)> {
+) -> PyResult<Ran<'py>> {
     let given: Vec<OwnedFd> = give
         .into_iter()
         .map(sys::take_fd)
