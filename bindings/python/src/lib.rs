@@ -12,6 +12,7 @@
 mod aio;
 mod child;
 mod errors;
+mod run;
 mod spawn;
 #[allow(unsafe_code)]
 mod sys;
@@ -23,5 +24,6 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<child::Child>()?;
     m.add_class::<aio::Spawner>()?;
     m.add_function(wrap_pyfunction!(spawn::spawn, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run, m)?)?;
     Ok(())
 }

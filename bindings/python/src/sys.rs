@@ -12,6 +12,9 @@
 //!    lives at least as long as the `&self` borrow of the method that polls
 //!    it; the core closes it only when that `Child` is dropped.
 //! 3. Nothing here keeps a pointer or a borrowed fd past the call.
+//! 4. An fd given to [`take_fd`] was made by `fastspawn.subprocess` for
+//!    the one call that hands it over (the child's end of a pipe of
+//!    `run()`), and Python forgets the number once the call is made.
 
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
@@ -47,4 +50,15 @@ pub fn borrow_pidfd<'a>(fd: RawFd) -> BorrowedFd<'a> {
     // SAFETY: invariant 2: the fd is owned by a `fastspawn::Child` that
     // outlives the borrow (the caller holds `&self` of its owner).
     unsafe { BorrowedFd::borrow_raw(fd) }
+}
+
+/// Takes ownership of `fd`, which the Python caller gives up (it was made
+/// for this call and Python never uses the number again).
+pub fn take_fd(fd: RawFd) -> io::Result<OwnedFd> {
+    if fd < 0 {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
+    }
+    // SAFETY: invariant 4: the caller owns `fd` and hands it over; nothing
+    // else closes or uses it after this call.
+    Ok(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) })
 }

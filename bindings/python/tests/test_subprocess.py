@@ -398,3 +398,25 @@ def test_recycled_pid_is_not_signalled_after_the_reap(no_leaks):
     p.wait()
     p.send_signal(signal.SIGKILL)  # the child is gone: nothing is sent, no error
     assert p.returncode == 0
+
+
+def test_run_and_call_skip_popen_when_they_can(monkeypatch, no_leaks):
+    # run()/call() without input, timeout or text mode spawn, read and wait
+    # in one call to the extension; the results stay the standard library's.
+    def fail(*args, **kwargs):
+        raise AssertionError("Popen used")
+
+    code = "import sys; sys.stdout.write('o' * 300000); sys.stderr.write('e' * 300000)"
+    expected = std.run(py(code), capture_output=True)
+    monkeypatch.setattr(fs, "Popen", fail)
+    got = fs.run(py(code), capture_output=True)
+    assert (got.args, got.returncode, got.stdout, got.stderr) == (
+        expected.args, expected.returncode, expected.stdout, expected.stderr)  # fmt: skip
+    merged = fs.run(py(code), stdout=fs.PIPE, stderr=fs.STDOUT).stdout
+    assert sorted(merged) == sorted(std.run(py(code), stdout=std.PIPE, stderr=std.STDOUT).stdout)
+    assert fs.call(["sh", "-c", "exit 6"], stdout=fs.DEVNULL) == 6
+    with pytest.raises(fs.CalledProcessError) as info:
+        fs.check_output(["sh", "-c", "echo x; exit 2"])
+    assert (info.value.returncode, info.value.output) == (2, b"x\n")
+    with pytest.raises(FileNotFoundError):
+        fs.run(["/nonexistent/program"], capture_output=True)

@@ -438,6 +438,16 @@ class Popen(_std.Popen):
 
 def call(*popenargs, timeout=None, **kwargs):
     """Runs a command and returns its return code (``subprocess.call``)."""
+    if (
+        timeout is None
+        and _fast(popenargs, kwargs)
+        and PIPE
+        not in (
+            kwargs.get("stdout"),
+            kwargs.get("stderr"),
+        )
+    ):
+        return _run_fast(popenargs[0], **kwargs)[0]
     with Popen(*popenargs, **kwargs) as p:
         try:
             return p.wait(timeout=timeout)
@@ -469,6 +479,78 @@ def check_output(*popenargs, timeout=None, **kwargs):
     return run(*popenargs, stdout=PIPE, timeout=timeout, check=True, **kwargs).stdout
 
 
+# The keywords run() and call() handle without a Popen object.
+_FAST_KEYS = frozenset((
+    "stdin", "stdout", "stderr", "executable", "cwd", "env", "shell", "close_fds", "pass_fds",
+    "restore_signals", "start_new_session", "process_group", "umask", "user", "group",
+    "extra_groups", "pdeathsig", "rlimits", "cgroup", "fds", "require_vfork",
+))  # fmt: skip
+
+
+def _fast(popenargs, kwargs):
+    """Whether a run()/call() can skip Popen: no text mode, no input, no
+    timeout (the callers check those two), stdio that is inherited, DEVNULL
+    or a pipe read to its end."""
+    return (
+        len(popenargs) == 1
+        and _FAST_KEYS.issuperset(kwargs)
+        and kwargs.get("stdin") in (None, DEVNULL)
+        and kwargs.get("stdout") in (None, PIPE, DEVNULL)
+        and kwargs.get("stderr") in (None, PIPE, DEVNULL, STDOUT)
+    )
+
+
+def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=None, env=None,
+              shell=False, close_fds=True, pass_fds=(), restore_signals=True,
+              start_new_session=False, process_group=None, umask=-1, user=None, group=None,
+              extra_groups=None, pdeathsig=None, rlimits=None, cgroup=None, fds=None,
+              require_vfork=False):  # fmt: skip
+    """Spawn, read the pipes to their ends and wait, in one call with the
+    GIL released. Returns (return code, stdout, stderr)."""
+    if pass_fds and not close_fds:
+        import warnings
+
+        warnings.warn("pass_fds overriding close_fds.", RuntimeWarning, stacklevel=3)
+        close_fds = True
+    extras = (*_check_extras(pdeathsig, rlimits, cgroup, fds), bool(require_vfork))
+    uid, gid, gids = _resolve_ids(user, group, extra_groups)
+    keep, give = [], []  # our fds to close; fds handed over to the extension
+    handed = False
+    try:
+        devnull = -1
+        if DEVNULL in (stdin, stdout, stderr):
+            devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+            keep.append(devnull)
+        ends = {}
+        for fd, spec in ((1, stdout), (2, stderr)):
+            if spec == PIPE:
+                r, w = os.pipe()
+                keep.append(r)
+                give.append(w)
+                ends[fd] = (r, w)
+        child_in = devnull if stdin == DEVNULL else -1
+        child_out = ends[1][1] if 1 in ends else devnull if stdout == DEVNULL else -1
+        if stderr == STDOUT:
+            child_err = child_out if child_out != -1 else 1
+        else:
+            child_err = ends[2][1] if 2 in ends else devnull if stderr == DEVNULL else -1
+
+        def start(request):
+            nonlocal handed
+            handed = True
+            return _fastspawn.run(request, give, ends.get(1, (-1,))[0], ends.get(2, (-1,))[0])
+
+        _pid, status, out, err = _start(
+            start, args, executable, shell, cwd, env, (child_in, child_out, child_err),
+            pass_fds, close_fds, start_new_session, process_group, uid, gid, gids, umask,
+            restore_signals, extras,
+        )  # fmt: skip
+    finally:
+        for fd in keep if handed else keep + give:
+            os.close(fd)
+    return os.waitstatus_to_exitcode(status), out, err
+
+
 def run(*popenargs, input=None, capture_output=False, timeout=None, check=False, **kwargs):
     """``subprocess.run``: runs a command, waits, returns a CompletedProcess."""
     if input is not None:
@@ -480,6 +562,11 @@ def run(*popenargs, input=None, capture_output=False, timeout=None, check=False,
             raise ValueError("stdout and stderr arguments may not be used with capture_output.")
         kwargs["stdout"] = PIPE
         kwargs["stderr"] = PIPE
+    if input is None and timeout is None and _fast(popenargs, kwargs):
+        retcode, stdout, stderr = _run_fast(popenargs[0], **kwargs)
+        if check and retcode:
+            raise CalledProcessError(retcode, popenargs[0], output=stdout, stderr=stderr)
+        return CompletedProcess(popenargs[0], retcode, stdout, stderr)
     with Popen(*popenargs, **kwargs) as process:
         try:
             stdout, stderr = process.communicate(input, timeout=timeout)
