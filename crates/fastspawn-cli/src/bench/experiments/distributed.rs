@@ -82,7 +82,7 @@ fn settings(opts: &Options) -> Settings {
         Settings {
             holds: vec![0, BIG_MIB],
             tasks: 20_000,
-            budget_s: 40.0,
+            budget_s: 25.0,
             kill_tasks: 40,
             kill_sleep_ms: 1500,
         }
