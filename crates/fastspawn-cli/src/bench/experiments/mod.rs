@@ -12,6 +12,7 @@ mod http;
 mod langs;
 mod parallel;
 mod path;
+mod python_async;
 mod rss;
 mod task_runtime;
 mod tlpi;
@@ -21,7 +22,7 @@ use super::experiment::Experiment;
 
 /// Every experiment, in the order a plain `fastspawn bench` runs them and
 /// the report shows them.
-pub static ALL: [&dyn Experiment; 13] = [
+pub static ALL: [&dyn Experiment; 14] = [
     &count::Count,
     &rss::Rss,
     &tlpi::Tlpi,
@@ -29,6 +30,7 @@ pub static ALL: [&dyn Experiment; 13] = [
     &path::Path,
     &fds::Fds,
     &r#async::Async,
+    &python_async::PythonAsync,
     &parallel::Parallel,
     &langs::Langs,
     &http::Http,
@@ -85,6 +87,7 @@ mod tests {
             "path",
             "fds",
             "async",
+            "python-async",
             "parallel",
             "langs",
             "http",
