@@ -91,14 +91,15 @@ pack_python() {
         ;;
     esac
     # Stripped: no debug sections left in the extension.
-    if "$venv/bin/python" -c '
-import sys, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-so = [n for n in z.namelist() if n.endswith(".so")]
-sys.exit(0 if any(b".debug_info" in z.read(n) for n in so) else 1)' "$wheel"; then
+    local unpacked
+    unpacked=$(mktemp -d "${TMPDIR:-/tmp}/fastspawn-wheel.XXXXXX")
+    "$venv/bin/python" -m zipfile -e "$wheel" "$unpacked"
+    if readelf -S --wide "$unpacked"/fastspawn/_fastspawn*.so | grep -q ' \.debug_'; then
+        rm -rf "$unpacked"
         echo "dist: $wheel holds debug info" >&2
         exit 1
     fi
+    rm -rf "$unpacked"
 }
 
 pack_crate

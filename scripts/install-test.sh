@@ -9,6 +9,8 @@
 #          without the platform package, the error must say how to build
 #   wheel  a fresh venv, pip install of the wheel (no index), then echo hi
 #          through fastspawn.subprocess and fastspawn.asyncio
+#   sdist  a fresh venv, pip install of the sdist (a build from source:
+#          maturin from PyPI), then echo hi
 # Prints "install-test: N passed" or the failing step; exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -173,6 +175,31 @@ PY
     passed=$((passed + 1))
 }
 
+test_sdist() {
+    # The sdist builds from source in a fresh venv, pip's wheel cache off so
+    # that it really builds (pip fetches maturin from
+    # PyPI, cargo the crates from crates.io; ~80 s on a loaded 2-core
+    # machine), and the package it installs runs echo hi.
+    local sdist=$DIST/fastspawn-$version.tar.gz out start=$SECONDS
+    need "$sdist"
+    python3 -m venv "$WORK/sdist-venv"
+    out=$(cd "$WORK" && "$WORK/sdist-venv/bin/pip" install -q --disable-pip-version-check --no-cache-dir "$sdist" 2>&1) || {
+        echo "install-test: sdist: pip install $sdist failed:" >&2
+        echo "$out" >&2
+        exit 1
+    }
+    out=$(cd "$WORK" && "$WORK/sdist-venv/bin/python" -c '
+import fastspawn.subprocess as subprocess
+print(subprocess.check_output(["echo", "hi"], text=True), end="")' 2>&1) || {
+        echo "install-test: sdist: the program failed:" >&2
+        echo "$out" >&2
+        exit 1
+    }
+    [ "$out" = hi ] || { echo "install-test: sdist: printed '$out', expected 'hi'" >&2; exit 1; }
+    echo "install-test: sdist fastspawn-$version.tar.gz: ok (built from source by pip in a fresh venv in $((SECONDS - start)) s, ran echo hi)"
+    passed=$((passed + 1))
+}
+
 test_pack_refusals() {
     # From a fresh clone, npm pack must refuse rather than make a tarball
     # without the addon (the real packing is make dist's, from a staged copy).
@@ -200,4 +227,5 @@ test_crate
 test_npm
 test_pack_refusals
 test_python
+test_sdist
 echo "install-test: $passed passed"

@@ -19,7 +19,7 @@ use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, param
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition, TasksRep};
 use crate::bench::stats::{self, Summary};
-use crate::bench::table::{self, fmt_us, micros, reps_note, stall_header, stall_row};
+use crate::bench::table::{self, fmt_us, micros, stall_header, stall_row};
 use crate::export::{Chart, ChartKind, Table};
 
 pub struct PythonAsync;
@@ -270,7 +270,7 @@ fn throughput_table(ms: &[Measurement]) -> Table {
             m.n.to_string(),
         ]);
     }
-    let mut notes = vec![reps_note(ms)];
+    let mut notes = vec![rounds_note(ms)];
     if let (Some(fs), Some(std)) = (rate(ms, "fastspawn-asyncio"), rate(ms, "asyncio")) {
         notes.push(format!(
             "fastspawn.asyncio runs {:.2}x the spawns per second of asyncio.create_subprocess_exec (goal: at least 4x).",
@@ -315,9 +315,18 @@ fn hold_table(ms: &[Measurement]) -> Table {
             "Loop hold: per spawn (create_subprocess_exec then wait, one at a time), the longest time a ticker task that only yields (asyncio.sleep(0)) waited for its next turn. Goal for fastspawn.asyncio: at most 20 µs at p99 when not preempted.".into(),
             "\"Not preempted\": over the spawns whose longest turn saw no involuntary context switch of the loop thread (RUSAGE_THREAD). On 2 cores the child and the spawner threads compete with the loop thread; a preempted turn measures the scheduler, not the spawn.".into(),
             "The standard library's figure includes waiting for the GIL while its watcher thread runs.".into(),
-            reps_note(ms),
+            rounds_note(ms),
         ],
     }
+}
+
+/// How many rounds the medians are over (one Python process runs them
+/// all, so the shared "fresh process each" note would not be true).
+fn rounds_note(ms: &[Measurement]) -> String {
+    let rounds = ms.iter().map(|m| m.repetitions.len()).min().unwrap_or(0);
+    format!(
+        "Median of {rounds} rounds in one Python process, both implementations in each, in alternating order; ± is half the range."
+    )
 }
 
 /// The driver's JSON document (asyncio_bench.py --json).
@@ -491,6 +500,11 @@ mod tests {
             tables[0].notes
         );
         let hold = &tables[1];
+        assert!(
+            hold.notes.iter().any(|n| n.contains("Median of 2 rounds")),
+            "{:?}",
+            hold.notes
+        );
         assert_eq!(hold.header.len(), hold.rows[0].len());
         let std = hold
             .rows
