@@ -20,7 +20,8 @@ prereqs-bench:
 	scripts/prereqs.sh bench
 
 ## dist: what users install, into dist/: the crate (.crate), the npm package and its
-## prebuilt addon package (.tgz, release and stripped); the wheel once bindings/python exists
+## prebuilt addon package (.tgz, release and stripped), the Python wheel (manylinux, checked
+## with auditwheel) and sdist
 dist:
 	CARGO=$(CARGO) scripts/dist.sh
 

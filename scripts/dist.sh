@@ -4,7 +4,9 @@
 #   fastspawn-<v>.tgz                  the npm package (JavaScript; its addon comes from:)
 #   fastspawn-linux-x64-gnu-<v>.tgz    @fastspawn/linux-x64-gnu, the prebuilt addon
 #                                      (profile `dist`: release, stripped)
-#   (the Python wheel and sdist: see pack_python below)
+#   fastspawn-<v>-cp39-abi3-manylinux_2_34_x86_64.whl  the Python wheel (release, stripped,
+#                                      checked with auditwheel)
+#   fastspawn-<v>.tar.gz               the Python sdist (maturin sdist)
 # scripts/install-test.sh installs each one outside the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,14 +63,43 @@ pack_npm() {
 }
 
 pack_python() {
-    # Hook for the Python package: once bindings/python exists, build its
-    # wheel (release, stripped, checked with auditwheel) and sdist into dist/
-    # here, e.g. `make -C bindings/python dist DIST=$DIST`.
-    if [ -f bindings/python/Makefile ] && grep -q '^dist:' bindings/python/Makefile; then
-        make -C bindings/python dist DIST="$DIST" CARGO="$CARGO"
-    else
-        echo "dist: no Python package yet (bindings/python): no wheel"
+    # The wheel (abi3: one for CPython 3.9+) and the sdist, built by maturin
+    # from a venv under target/ that also holds auditwheel (both from PyPI).
+    # The wheel is release and stripped, tagged manylinux_2_34 (the oldest
+    # tag this machine's glibc 2.36 build can claim: it uses GLIBC_2.34
+    # symbols); maturin refuses to tag a wheel the tag does not fit, and
+    # `auditwheel show` must agree.
+    local venv=$TARGET_DIR/dist-venv py=bindings/python tag=manylinux_2_34
+    if [ ! -x "$venv/bin/auditwheel" ] || [ ! -x "$venv/bin/maturin" ]; then
+        python3 -m venv "$venv"
+        "$venv/bin/pip" install -q --disable-pip-version-check 'maturin==1.16.0' 'auditwheel==6.8.2'
     fi
+    rm -f "$DIST"/fastspawn-*.whl "$DIST"/fastspawn-*.tar.gz
+    (cd "$py" && CARGO_TARGET_DIR=$TARGET_DIR "$venv/bin/maturin" build --release --strip --locked \
+        --compatibility "$tag" --out "$DIST" --quiet)
+    (cd "$py" && "$venv/bin/maturin" sdist --out "$DIST" >/dev/null)
+    local wheel=$DIST/fastspawn-$version-cp39-abi3-${tag}_x86_64.whl out
+    [ -f "$wheel" ] || { echo "dist: maturin wrote no $wheel" >&2; exit 1; }
+    [ -f "$DIST/fastspawn-$version.tar.gz" ] || { echo "dist: maturin wrote no sdist" >&2; exit 1; }
+    out=$("$venv/bin/auditwheel" show "$wheel")
+    case $out in
+    *"consistent with"*"\"${tag}_x86_64\""*) ;;
+    *)
+        echo "dist: auditwheel does not accept $wheel as $tag:" >&2
+        echo "$out" >&2
+        exit 1
+        ;;
+    esac
+    # Stripped: no debug sections left in the extension.
+    local unpacked
+    unpacked=$(mktemp -d "${TMPDIR:-/tmp}/fastspawn-wheel.XXXXXX")
+    "$venv/bin/python" -m zipfile -e "$wheel" "$unpacked"
+    if readelf -S --wide "$unpacked"/fastspawn/_fastspawn*.so | grep -q ' \.debug_'; then
+        rm -rf "$unpacked"
+        echo "dist: $wheel holds debug info" >&2
+        exit 1
+    fi
+    rm -rf "$unpacked"
 }
 
 pack_crate

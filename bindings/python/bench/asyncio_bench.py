@@ -8,11 +8,18 @@
   spawns, and p99 over the gaps in which the kernel did not preempt the loop
   thread (its involuntary context switch count, RUSAGE_THREAD, did not move).
 
-  python bench/asyncio_bench.py [--rounds 5] [--m 2000] [--k 16] [--hold 500] -- CHILD
+  python bench/asyncio_bench.py [--rounds 5] [--m 2000] [--k 16] [--hold 500] [--json] -- CHILD
+
+With --json it prints one JSON document instead of the text (read by the
+benchmark CLI's `python-async` experiment): per implementation, the figures
+of every round (throughput, CPU per spawn, loop hold p50/p99/max, p99 and max
+not preempted, preempted spawns), plus the settings and the interpreter.
 """
 
 import argparse
 import asyncio
+import json
+import platform
 import resource
 import statistics
 import sys
@@ -78,6 +85,28 @@ def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
+def round_figures(rate, cpu_us, wall_s, gaps):
+    """One round of one implementation, for --json (times in ns)."""
+    all_gaps = [g for g, _ in gaps]
+    calm = [g for g, pre in gaps if not pre]
+
+    def ns(v):
+        return None if v != v else int(v * 1e9)  # NaN: no such spawn
+
+    return {
+        "spawns_per_s": rate,
+        "cpu_us_per_spawn": cpu_us,
+        "throughput_wall_s": wall_s,
+        "hold_p50_ns": ns(pct(all_gaps, 0.5)),
+        "hold_p99_ns": ns(pct(all_gaps, 0.99)),
+        "hold_max_ns": ns(max(all_gaps, default=float("nan"))),
+        "hold_p99_unpreempted_ns": ns(pct(calm, 0.99)),
+        "hold_max_unpreempted_ns": ns(max(calm, default=float("nan"))),
+        "hold_preempted": len(all_gaps) - len(calm),
+        "hold_spawns": len(all_gaps),
+    }
+
+
 def main():
     argv = sys.argv[1:]
     child = argv[argv.index("--") + 1 :] if "--" in argv else ["true"]
@@ -87,13 +116,37 @@ def main():
     parser.add_argument("--m", type=int, default=2000)
     parser.add_argument("--k", type=int, default=16)
     parser.add_argument("--hold", type=int, default=500)
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rates = {name: [] for name in IMPLS}
     holds = {name: [] for name in IMPLS}
-    for _ in range(args.rounds):
-        for name, m in IMPLS.items():
-            rates[name].append(asyncio.run(throughput(m, child, args.k, args.m)))
-            holds[name] += asyncio.run(hold(m, child, args.hold))
+    rounds = {name: [] for name in IMPLS}
+    for i in range(args.rounds):
+        # Interleaved, and each round starts with the other implementation.
+        order = list(IMPLS.items()) if i % 2 == 0 else list(reversed(IMPLS.items()))
+        for name, m in order:
+            t0 = time.perf_counter()
+            rate, cpu_us = asyncio.run(throughput(m, child, args.k, args.m))
+            wall = time.perf_counter() - t0
+            gaps = asyncio.run(hold(m, child, args.hold))
+            rates[name].append((rate, cpu_us))
+            holds[name] += gaps
+            rounds[name].append(round_figures(rate, cpu_us, wall, gaps))
+            if args.json:
+                print(f"python-async: {name} round {i + 1}: {rate:.0f} spawns/s", file=sys.stderr)
+    if args.json:
+        doc = {
+            "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "k": args.k,
+            "m": args.m,
+            "hold": args.hold,
+            "rounds": args.rounds,
+            "child": child,
+            "impls": rounds,
+        }
+        print(json.dumps(doc))
+        return
     print(f"throughput, {args.k} in flight, {args.m} spawns x {args.rounds} rounds (median)")
     for name in IMPLS:
         rate = statistics.median(r for r, _ in rates[name])

@@ -13,6 +13,7 @@ mod langs;
 mod node;
 mod parallel;
 mod path;
+mod python_async;
 mod rss;
 mod task_runtime;
 mod tlpi;
@@ -30,6 +31,7 @@ pub static ALL: [&dyn Experiment; 14] = [
     &path::Path,
     &fds::Fds,
     &r#async::Async,
+    &python_async::PythonAsync,
     &parallel::Parallel,
     &langs::Langs,
     &node::Node,
@@ -87,6 +89,7 @@ mod tests {
             "path",
             "fds",
             "async",
+            "python-async",
             "parallel",
             "langs",
             "node",

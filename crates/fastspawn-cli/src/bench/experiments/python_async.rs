@@ -1,0 +1,539 @@
+//! `python-async`: `asyncio.create_subprocess_exec` against
+//! `fastspawn.asyncio` (issue 12's asyncio goals).
+//!
+//! `bindings/python/bench/asyncio_bench.py --json` does the measuring, in
+//! the benchmark's venv (`target/bench-venv`, or `FASTSPAWN_BENCH_PYTHON`):
+//! per round, both implementations in turn (the order alternates), each
+//! spawning the static noop child M times with 16 in flight, then one at a
+//! time while a ticker task times how long each spawn held the loop. Each
+//! round is one repetition here.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::peer::{PeerRun, Peers};
+use crate::bench::record::{Measurement, Repetition, TasksRep};
+use crate::bench::stats::{self, Summary};
+use crate::bench::table::{self, fmt_us, micros, stall_header, stall_row};
+use crate::export::{Chart, ChartKind, Table};
+
+pub struct PythonAsync;
+
+const ABOUT: &str = "Python asyncio (issue 12): `asyncio.create_subprocess_exec` (the standard library: clone and exec on the loop thread, a watcher thread per child) against `fastspawn.asyncio.create_subprocess_exec` (the spawn runs on fastspawn's spawner threads, the exit arrives through the child's pidfd registered with the loop), on the static noop child, run in the benchmark venv's CPython. Throughput: spawn + wait with 16 in flight. Loop hold: one spawn at a time while a ticker task yields to the loop; per spawn, the longest turn the ticker waited is the time the spawn held the loop.";
+
+/// The runners: the label used in the JSON document and its description.
+const IMPLS: [(&str, &str, &str); 2] = [
+    (
+        "asyncio",
+        "asyncio",
+        "`asyncio.create_subprocess_exec` (standard library)",
+    ),
+    (
+        "fastspawn-asyncio",
+        "fastspawn.asyncio",
+        "`fastspawn.asyncio.create_subprocess_exec`",
+    ),
+];
+
+/// Spawns in flight in the throughput test (the issue's figure).
+const IN_FLIGHT: u64 = 16;
+
+struct Settings {
+    /// Spawns per throughput test, and spawns timed in the hold test.
+    m: u64,
+    hold: u64,
+}
+
+fn settings(opts: &Options) -> Settings {
+    if opts.quick {
+        Settings { m: 200, hold: 100 }
+    } else {
+        Settings { m: 2000, hold: 500 }
+    }
+}
+
+/// Where the driver script and the venv's Python are.
+struct Paths {
+    script: PathBuf,
+    python: PathBuf,
+}
+
+impl Paths {
+    fn find() -> Paths {
+        let root = [".", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")]
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.join("bindings/python/bench/asyncio_bench.py").exists())
+            .map(|p| p.canonicalize().unwrap_or(p))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let python = std::env::var_os("FASTSPAWN_BENCH_PYTHON")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target/bench-venv/bin/python"));
+        Paths {
+            script: root.join("bindings/python/bench/asyncio_bench.py"),
+            python,
+        }
+    }
+
+    /// Why the experiment cannot run here, if it cannot (checked once).
+    fn missing(&self) -> Option<String> {
+        static MISSING: OnceLock<Option<String>> = OnceLock::new();
+        MISSING.get_or_init(|| self.check()).clone()
+    }
+
+    fn check(&self) -> Option<String> {
+        if !self.script.exists() {
+            return Some(format!("{} is missing", self.script.display()));
+        }
+        if !self.python.exists() {
+            return Some(format!(
+                "the benchmark's venv ({}) is missing: `make bench-venv` makes it with the fastspawn wheel",
+                self.python.display()
+            ));
+        }
+        let imported = std::process::Command::new(&self.python)
+            .args(["-c", "import fastspawn.asyncio"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        match imported {
+            Ok(s) if s.success() => None,
+            Ok(_) => Some(format!(
+                "{} cannot import fastspawn.asyncio: install the package into it (`make bench-venv`, or `{} -m pip install ./bindings/python`)",
+                self.python.display(),
+                self.python.display()
+            )),
+            Err(err) => Some(format!("{} cannot run: {err}", self.python.display())),
+        }
+    }
+}
+
+impl Experiment for PythonAsync {
+    fn name(&self) -> &'static str {
+        "python-async"
+    }
+
+    fn about(&self) -> &'static str {
+        ABOUT
+    }
+
+    fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
+        let s = settings(opts);
+        let noop = vec![peers.noop()];
+        let mut cells = Vec::new();
+        for (test, n) in [("throughput", s.m), ("hold", s.hold)] {
+            for (runner, _, _) in IMPLS {
+                cells.push(Cell {
+                    runner: runner.to_string(),
+                    params: params(&[("test", test.to_string())]),
+                    run: PeerRun::new(runner, "wait", n, noop.clone()),
+                    // One driver process sizes nothing: no pilot.
+                    budget_s: f64::INFINITY,
+                });
+            }
+        }
+        let mut notes = vec![format!(
+            "Throughput: {} spawn+wait of the noop child per repetition, {IN_FLIGHT} in flight; loop hold: {} spawns one at a time. Both implementations in the same Python process per repetition, in alternating order.",
+            s.m, s.hold
+        )];
+        if let Some(why) = Paths::find().missing() {
+            notes.push(format!("python-async skipped: {why}"));
+        }
+        Plan {
+            reps: opts.reps(5),
+            cells,
+            notes,
+        }
+    }
+
+    /// Rough figures of this machine: ~600 spawns/s for asyncio and a few
+    /// ms of loop hold per spawn, ~3,000/s and ~1 ms for fastspawn.
+    fn expected_s(&self, cell: &Cell) -> f64 {
+        if Paths::find().missing().is_some() {
+            return 0.0;
+        }
+        let per_spawn = match (cell.runner.as_str(), cell.params.get("test")) {
+            ("asyncio", Some(t)) if t == "hold" => 10e-3,
+            ("asyncio", _) => 1.7e-3,
+            (_, Some(t)) if t == "hold" => 1e-3,
+            _ => 0.4e-3,
+        };
+        cell.run.n as f64 * per_spawn
+    }
+
+    fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
+        let paths = Paths::find();
+        let steps = (plan.cells.len() * plan.reps) as u64;
+        if let Some(why) = paths.missing() {
+            if !ctx.opts.quick {
+                ctx.failures.push(format!("python-async: {why}"));
+            }
+            ctx.bar.inc(steps);
+            ctx.skipped = Some(why);
+            return Vec::new();
+        }
+        let s = settings(ctx.opts);
+        match run_driver(&paths, plan, &s, ctx) {
+            Ok(ms) => ms,
+            Err(err) => {
+                ctx.failures.push(format!("python-async: {err:#}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
+        vec![throughput_table(ms), hold_table(ms)]
+    }
+
+    fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
+        let series = IMPLS
+            .iter()
+            .filter_map(|(runner, _, _)| Some((runner.to_string(), vec![rate(ms, runner)?])))
+            .collect();
+        vec![Chart {
+            title: format!("Python asyncio: spawn+wait per second, {IN_FLIGHT} in flight"),
+            kind: ChartKind::Bar,
+            x: vec![format!("{IN_FLIGHT} in flight")],
+            series,
+            y_unit: "spawns/s".into(),
+        }]
+    }
+
+    fn headline(&self, ms: &[Measurement]) -> Vec<String> {
+        let mut out = Vec::new();
+        if let (Some(fs), Some(std)) = (rate(ms, "fastspawn-asyncio"), rate(ms, "asyncio")) {
+            out.push(format!(
+                "Python asyncio, {IN_FLIGHT} in flight: fastspawn.asyncio {fs:.0} spawns/s, {:.1}x asyncio.create_subprocess_exec ({std:.0}/s; goal >= 4x)",
+                fs / std
+            ));
+        }
+        let hold = |runner: &str, get| {
+            stats::median(&micros(table::find(ms, runner, &[("test", "hold")])?, get))
+        };
+        let p50 = |r: &Repetition| r.spawn_poll_p50_ns;
+        let p99 = |r: &Repetition| r.spawn_poll_p99_unpreempted_ns;
+        if let (Some(fs99), Some(std99)) = (hold("fastspawn-asyncio", p99), hold("asyncio", p99)) {
+            let p50s = match (hold("fastspawn-asyncio", p50), hold("asyncio", p50)) {
+                (Some(fs), Some(std)) => format!("; p50 {fs:.1} µs vs {std:.1} µs"),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "time one Python spawn holds the asyncio loop, p99 not preempted: fastspawn.asyncio {fs99:.1} µs, asyncio.create_subprocess_exec {std99:.1} µs (goal <= 20 µs){p50s}"
+            ));
+        }
+        out
+    }
+}
+
+/// The median spawns per second of a runner's throughput cell.
+fn rate(ms: &[Measurement], runner: &str) -> Option<f64> {
+    tasks_figure(ms, runner, |t| t.tasks_per_s).map(|s| s.median)
+}
+
+fn tasks_figure(ms: &[Measurement], runner: &str, f: fn(&TasksRep) -> f64) -> Option<Summary> {
+    let m = table::find(ms, runner, &[("test", "throughput")])?;
+    let xs: Vec<f64> = m
+        .repetitions
+        .iter()
+        .filter_map(|r| r.tasks.as_ref())
+        .map(f)
+        .collect();
+    stats::summarize(&xs)
+}
+
+fn throughput_table(ms: &[Measurement]) -> Table {
+    let header = vec![
+        "runner".to_string(),
+        "spawns/s".to_string(),
+        "CPU per spawn (process + children)".to_string(),
+        "spawns per repetition".to_string(),
+    ];
+    let mut rows = Vec::new();
+    for (runner, _, label) in IMPLS {
+        let Some(m) = table::find(ms, runner, &[("test", "throughput")]) else {
+            continue;
+        };
+        let per_s = tasks_figure(ms, runner, |t| t.tasks_per_s);
+        rows.push(vec![
+            format!("{runner}: {label}"),
+            per_s.map_or("–".into(), |s| {
+                format!("{:.0} ±{:.0}%", s.median, s.spread_pct)
+            }),
+            fmt_us(tasks_figure(ms, runner, |t| t.worker_cpu_us_per_task)),
+            m.n.to_string(),
+        ]);
+    }
+    let mut notes = vec![rounds_note(ms)];
+    if let (Some(fs), Some(std)) = (rate(ms, "fastspawn-asyncio"), rate(ms, "asyncio")) {
+        notes.push(format!(
+            "fastspawn.asyncio runs {:.2}x the spawns per second of asyncio.create_subprocess_exec (goal: at least 4x).",
+            fs / std
+        ));
+    }
+    notes.push("CPU per spawn: the Python process's user+system time and its reaped children's, over the throughput test.".into());
+    Table {
+        title: format!("python-async: spawn+wait throughput, {IN_FLIGHT} in flight"),
+        about: ABOUT.into(),
+        header,
+        rows,
+        notes,
+    }
+}
+
+/// The stall table's columns without the loop-gap ones (the driver times
+/// the loop per spawn only).
+const HOLD_COLUMNS: usize = 7;
+
+fn hold_table(ms: &[Measurement]) -> Table {
+    let mut header = stall_header("runner");
+    header.truncate(HOLD_COLUMNS);
+    header[1] = "loop hold p50".into();
+    header.push("spawns measured".into());
+    let rows = IMPLS
+        .iter()
+        .filter_map(|(runner, _, label)| {
+            let m = table::find(ms, runner, &[("test", "hold")])?;
+            let mut row = stall_row(&format!("{runner}: {label}"), m);
+            row.truncate(HOLD_COLUMNS);
+            row.push(m.n.to_string());
+            Some(row)
+        })
+        .collect();
+    Table {
+        title: "python-async: how long one spawn holds the asyncio loop".into(),
+        about: ABOUT.into(),
+        header,
+        rows,
+        notes: vec![
+            "Loop hold: per spawn (create_subprocess_exec then wait, one at a time), the longest time a ticker task that only yields (asyncio.sleep(0)) waited for its next turn. Goal for fastspawn.asyncio: at most 20 µs at p99 when not preempted.".into(),
+            "\"Not preempted\": over the spawns whose longest turn saw no involuntary context switch of the loop thread (RUSAGE_THREAD). On 2 cores the child and the spawner threads compete with the loop thread; a preempted turn measures the scheduler, not the spawn.".into(),
+            "The standard library's figure includes waiting for the GIL while its watcher thread runs.".into(),
+            rounds_note(ms),
+        ],
+    }
+}
+
+/// How many rounds the medians are over (one Python process runs them
+/// all, so the shared "fresh process each" note would not be true).
+fn rounds_note(ms: &[Measurement]) -> String {
+    let rounds = ms.iter().map(|m| m.repetitions.len()).min().unwrap_or(0);
+    format!(
+        "Median of {rounds} rounds in one Python process, both implementations in each, in alternating order; ± is half the range."
+    )
+}
+
+/// The driver's JSON document (asyncio_bench.py --json).
+#[derive(Debug, Deserialize)]
+struct Doc {
+    m: u64,
+    hold: u64,
+    impls: std::collections::BTreeMap<String, Vec<Round>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Round {
+    spawns_per_s: f64,
+    cpu_us_per_spawn: f64,
+    hold_p50_ns: Option<u64>,
+    hold_p99_ns: Option<u64>,
+    hold_max_ns: Option<u64>,
+    hold_p99_unpreempted_ns: Option<u64>,
+    hold_max_unpreempted_ns: Option<u64>,
+    hold_preempted: u64,
+    hold_spawns: u64,
+}
+
+fn run_driver(
+    paths: &Paths,
+    plan: &Plan,
+    s: &Settings,
+    ctx: &mut Measuring,
+) -> Result<Vec<Measurement>> {
+    let noop = plan
+        .cells
+        .first()
+        .map(|c| c.run.child.clone())
+        .context("no cells")?;
+    let mut cmd = std::process::Command::new(&paths.python);
+    cmd.arg(&paths.script)
+        .args(["--rounds", &plan.reps.to_string()])
+        .args(["--m", &s.m.to_string()])
+        .args(["--k", &IN_FLIGHT.to_string()])
+        .args(["--hold", &s.hold.to_string()])
+        .arg("--json")
+        .arg("--")
+        .args(&noop)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().with_context(|| {
+        format!(
+            "starting {} {}",
+            paths.python.display(),
+            paths.script.display()
+        )
+    })?;
+    // One "python-async: <impl> round N" line per implementation and
+    // round: its throughput and hold cells, two progress steps.
+    let stderr = child.stderr.take().context("stderr")?;
+    let bar = ctx.bar.clone();
+    let log = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(msg) = line.strip_prefix("python-async: ") {
+                bar.inc(2);
+                bar.set_message(format!("python-async {msg}"));
+            }
+            kept.push(line);
+        }
+        kept
+    });
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().context("stdout")?, &mut stdout)?;
+    let status = child.wait()?;
+    let log = log.join().unwrap_or_default();
+    let tail = log[log.len().saturating_sub(15)..].join("\n");
+    if !status.success() {
+        bail!("{} failed ({status}):\n{tail}", paths.script.display());
+    }
+    let doc: Doc = serde_json::from_str(&stdout)
+        .with_context(|| format!("reading the driver's report: {tail}"))?;
+    measurements(&doc, &noop)
+}
+
+/// The measurements of a driver report: per implementation, a throughput
+/// and a hold cell with one repetition per round.
+fn measurements(doc: &Doc, child: &[String]) -> Result<Vec<Measurement>> {
+    let mut out = Vec::new();
+    for (runner, key, _) in IMPLS {
+        let rounds = doc
+            .impls
+            .get(key)
+            .with_context(|| format!("the driver's report has no {key}"))?;
+        let cell = |test: &str, n: u64, repetitions: Vec<Repetition>| Measurement {
+            experiment: "python-async".into(),
+            runner: runner.to_string(),
+            params: params(&[("test", test.to_string())]),
+            mode: "wait".into(),
+            n,
+            n_requested: n,
+            child: child.to_vec(),
+            repetitions,
+        };
+        let throughput = rounds
+            .iter()
+            .map(|r| Repetition {
+                total_ns: (doc.m as f64 / r.spawns_per_s * 1e9) as u64,
+                tasks: Some(TasksRep {
+                    tasks: doc.m,
+                    tasks_per_s: r.spawns_per_s,
+                    worker_cpu_us_per_task: r.cpu_us_per_spawn,
+                    ..TasksRep::default()
+                }),
+                ..Repetition::default()
+            })
+            .collect();
+        let hold = rounds
+            .iter()
+            .map(|r| Repetition {
+                spawn_poll_p50_ns: r.hold_p50_ns,
+                spawn_poll_p99_ns: r.hold_p99_ns,
+                spawn_poll_max_ns: r.hold_max_ns,
+                spawn_poll_p99_unpreempted_ns: r.hold_p99_unpreempted_ns,
+                spawn_poll_max_unpreempted_ns: r.hold_max_unpreempted_ns,
+                spawn_polls_preempted: Some(r.hold_preempted),
+                ..Repetition::default()
+            })
+            .collect();
+        let hold_n = rounds.iter().map(|r| r.hold_spawns).min().unwrap_or(0);
+        out.push(cell("throughput", doc.m, throughput));
+        let mut h = cell("hold", doc.hold, hold);
+        h.n = hold_n;
+        out.push(h);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A driver report as asyncio_bench.py --json prints it (2 rounds),
+    /// laid out: the ratio and the hold figures are the rounds' medians.
+    #[test]
+    fn a_driver_report_becomes_tables_and_a_headline() {
+        let round = |rate: f64, p50: u64, p99: u64, calm99: u64| {
+            format!(
+                r#"{{"spawns_per_s":{rate},"cpu_us_per_spawn":300.0,"throughput_wall_s":1.0,"hold_p50_ns":{p50},"hold_p99_ns":{p99},"hold_max_ns":{p99},"hold_p99_unpreempted_ns":{calm99},"hold_max_unpreempted_ns":{calm99},"hold_preempted":3,"hold_spawns":500}}"#
+            )
+        };
+        let doc = format!(
+            r#"{{"python":"3.11.7","implementation":"CPython","k":16,"m":2000,"hold":500,"rounds":2,"child":["noop"],
+              "impls":{{"asyncio":[{},{}],"fastspawn.asyncio":[{},{}]}}}}"#,
+            round(500.0, 300_000, 900_000, 800_000),
+            round(700.0, 500_000, 1_100_000, 1_000_000),
+            round(2400.0, 8_000, 30_000, 14_000),
+            round(2600.0, 10_000, 50_000, 16_000),
+        );
+        let doc: Doc = serde_json::from_str(&doc).unwrap();
+        let ms = measurements(&doc, &["noop".to_string()]).unwrap();
+        assert_eq!(ms.len(), 4);
+        let exp = PythonAsync;
+        let tables = exp.tables(&ms);
+        let fs = tables[0]
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("fastspawn-asyncio:"))
+            .unwrap();
+        assert_eq!(fs[1], "2500 ±4%");
+        assert_eq!(fs[2], "300.0 µs ±0%");
+        assert!(
+            tables[0].notes.iter().any(|n| n.contains("4.17x")),
+            "{:?}",
+            tables[0].notes
+        );
+        let hold = &tables[1];
+        assert!(
+            hold.notes.iter().any(|n| n.contains("Median of 2 rounds")),
+            "{:?}",
+            hold.notes
+        );
+        assert_eq!(hold.header.len(), hold.rows[0].len());
+        let std = hold
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("asyncio:"))
+            .unwrap();
+        assert_eq!(std[1], "400.0 µs ±25%");
+        assert_eq!(std[3], "900.0 µs ±11%");
+        assert_eq!(std[6], "3");
+        assert_eq!(std[7], "500");
+        let head = exp.headline(&ms);
+        assert!(
+            head[0].contains("2500 spawns/s") && head[0].contains("4.2x"),
+            "{head:?}"
+        );
+        assert!(
+            head[1].contains("fastspawn.asyncio 15.0 µs")
+                && head[1].contains("900.0 µs")
+                && head[1].contains("p50 9.0 µs"),
+            "{head:?}"
+        );
+    }
+
+    /// A report that lacks one implementation is an error, not a half table.
+    #[test]
+    fn a_report_without_fastspawn_is_an_error() {
+        let doc: Doc =
+            serde_json::from_str(r#"{"m":10,"hold":10,"impls":{"asyncio":[]}}"#).unwrap();
+        let err = measurements(&doc, &[]).unwrap_err();
+        assert!(format!("{err:#}").contains("fastspawn.asyncio"), "{err:#}");
+    }
+}
