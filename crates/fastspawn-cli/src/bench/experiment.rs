@@ -131,6 +131,32 @@ pub struct Measuring<'a> {
     pub skipped: Option<String>,
 }
 
+impl Measuring<'_> {
+    /// For an experiment that cannot run here: records why (a failure in a
+    /// full run, a printed reason in a quick one), counts its progress steps
+    /// as done, and measures nothing.
+    pub fn skip(&mut self, name: &str, plan: &Plan, why: String) -> Vec<Measurement> {
+        if !self.opts.quick {
+            self.failures.push(format!("{name}: {why}"));
+        }
+        self.bar.inc((plan.cells.len() * plan.reps) as u64);
+        self.skipped = Some(why);
+        Vec::new()
+    }
+}
+
+/// The repository's root, for experiments that run its scripts: the current
+/// directory when it holds `marker` (`make bench` runs there), else the tree
+/// the CLI was built from.
+pub fn repo_root(marker: &str) -> std::path::PathBuf {
+    [".", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")]
+        .iter()
+        .map(std::path::PathBuf::from)
+        .find(|p| p.join(marker).exists())
+        .map(|p| p.canonicalize().unwrap_or(p))
+        .unwrap_or_else(|| std::path::PathBuf::from("."))
+}
+
 /// A cell's parameters from `(key, value)` pairs.
 pub fn params(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
     pairs

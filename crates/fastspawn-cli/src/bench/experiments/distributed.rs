@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params, repo_root};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{KillRep, Measurement, Repetition, TasksRep};
 use crate::bench::stats;
@@ -97,15 +97,7 @@ struct Paths {
 
 impl Paths {
     fn find() -> Paths {
-        let dir = [
-            "bench/distributed",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/distributed"),
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.join("cluster.py").exists())
-        .map(|p| p.canonicalize().unwrap_or(p))
-        .unwrap_or_else(|| PathBuf::from("bench/distributed"));
+        let dir = repo_root("bench/distributed/cluster.py").join("bench/distributed");
         let python = std::env::var_os("FASTSPAWN_BENCH_PYTHON")
             .map(PathBuf::from)
             .unwrap_or_else(|| dir.join("../../target/bench-venv/bin/python"));
@@ -192,14 +184,8 @@ impl Experiment for Distributed {
 
     fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
         let paths = Paths::find();
-        let steps = (plan.cells.len() * plan.reps) as u64;
         if let Some(why) = paths.missing() {
-            if !ctx.opts.quick {
-                ctx.failures.push(format!("distributed: {why}"));
-            }
-            ctx.bar.inc(steps);
-            ctx.skipped = Some(why);
-            return Vec::new();
+            return ctx.skip(self.name(), plan, why);
         }
         let s = settings(ctx.opts);
         match run_cluster(&paths, plan, &s, ctx) {

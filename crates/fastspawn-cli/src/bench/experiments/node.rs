@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params, repo_root};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition};
 use crate::bench::stats::{self, Summary};
@@ -93,15 +93,7 @@ struct Paths {
 
 impl Paths {
     fn find() -> Paths {
-        let bench = [
-            "bindings/node/bench",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../../bindings/node/bench"),
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.join("sequential.js").exists())
-        .map(|p| p.canonicalize().unwrap_or(p))
-        .unwrap_or_else(|| PathBuf::from("bindings/node/bench"));
+        let bench = repo_root("bindings/node/bench/sequential.js").join("bindings/node/bench");
         let node = std::env::var_os("FASTSPAWN_BENCH_NODE")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("node"));
@@ -204,14 +196,8 @@ impl Experiment for Node {
 
     fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
         let paths = Paths::find();
-        let steps = (plan.cells.len() * plan.reps) as u64;
         if let Some(why) = paths.missing() {
-            if !ctx.opts.quick {
-                ctx.failures.push(format!("node: {why}"));
-            }
-            ctx.bar.inc(steps);
-            ctx.skipped = Some(why);
-            return Vec::new();
+            return ctx.skip(self.name(), plan, why);
         }
         let s = settings(ctx.opts);
         let noop = ctx.peers.noop();

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params, repo_root};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition, TasksRep};
 use crate::bench::stats::{self, Summary};
@@ -65,12 +65,7 @@ struct Paths {
 
 impl Paths {
     fn find() -> Paths {
-        let root = [".", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")]
-            .iter()
-            .map(PathBuf::from)
-            .find(|p| p.join("bindings/python/bench/asyncio_bench.py").exists())
-            .map(|p| p.canonicalize().unwrap_or(p))
-            .unwrap_or_else(|| PathBuf::from("."));
+        let root = repo_root("bindings/python/bench/asyncio_bench.py");
         let python = std::env::var_os("FASTSPAWN_BENCH_PYTHON")
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("target/bench-venv/bin/python"));
@@ -169,14 +164,8 @@ impl Experiment for PythonAsync {
 
     fn measure(&self, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
         let paths = Paths::find();
-        let steps = (plan.cells.len() * plan.reps) as u64;
         if let Some(why) = paths.missing() {
-            if !ctx.opts.quick {
-                ctx.failures.push(format!("python-async: {why}"));
-            }
-            ctx.bar.inc(steps);
-            ctx.skipped = Some(why);
-            return Vec::new();
+            return ctx.skip(self.name(), plan, why);
         }
         let s = settings(ctx.opts);
         match run_driver(&paths, plan, &s, ctx) {
