@@ -2,19 +2,26 @@
 CARGO ?= cargo
 PEERS := $(CURDIR)/target/peers
 
-.PHONY: all test bench bench-venv lint unit asan peers peers-check bench-smoke http-tools node-addon node-test python-test prereqs prereqs-bench dist install-test clean
+.PHONY: all test test-tools bench bench-venv lint unit asan peers peers-check bench-smoke http-tools node-addon node-test python-test prereqs prereqs-bench dist install-test clean
 
 all: test
 
 ## test: everything CI runs: lint, unit and behaviour tests of every engine,
 ## the same under AddressSanitizer, the peers' smoke test, a quick run of the whole benchmark, the npm package,
 ## the PyPI package and the install test of what `make dist` makes
-test: prereqs lint unit asan peers-check bench-smoke node-test python-test install-test
+test: prereqs test-tools lint unit asan peers-check bench-smoke node-test python-test install-test
 
 ## prereqs: name every missing tool (Rust with clippy/rustfmt, Go, gcc, Node >= 18,
 ## Python >= 3.9, make) before anything is built
 prereqs:
 	scripts/prereqs.sh test
+
+## test-tools: strace (a Debian package), with which `fastspawn doctor` observes how
+## each runtime spawns; without it those tests skip and say why
+test-tools:
+	@command -v strace >/dev/null 2>&1 || apt-get install -y strace >/dev/null 2>&1 || \
+		{ apt-get update >/dev/null 2>&1 && apt-get install -y strace >/dev/null 2>&1; } || \
+		echo "test-tools: strace could not be installed: fastspawn doctor's tests will skip the runtime checks"
 
 prereqs-bench:
 	scripts/prereqs.sh bench
