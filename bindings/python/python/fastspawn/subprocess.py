@@ -72,7 +72,6 @@ __all__ = [
     "SubprocessError",
     "TimeoutExpired",
     "CompletedProcess",
-    "TreeUsage",
 ]
 
 #: What a contained tree used (``Popen.usage()``): CPU times in seconds
