@@ -72,7 +72,9 @@ impl Child {
 fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
     match timeout {
         Some(t) if t.is_nan() => Err(PyValueError::new_err("timeout must not be NaN")),
-        Some(t) => Ok(Some(Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)))),
+        Some(t) => Ok(Some(
+            Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)),
+        )),
         None => Ok(None),
     }
 }
@@ -285,7 +287,11 @@ impl Child {
             let failed = |e: std::io::Error| {
                 PyOSError::new_err((
                     e.raw_os_error().unwrap_or(libc::EIO),
-                    format!("child {}: wait_tree failed: reading {}: {e}", self.pid, file.display()),
+                    format!(
+                        "child {}: wait_tree failed: reading {}: {e}",
+                        self.pid,
+                        file.display()
+                    ),
                 ))
             };
             let events = std::fs::File::open(&file).map_err(failed)?;
@@ -307,7 +313,8 @@ impl Child {
         let mut nap = Duration::from_millis(1);
         loop {
             self.reap(py)?;
-            if self.tree("wait_tree")?
+            if self
+                .tree("wait_tree")?
                 .tree_pids()
                 .map_err(|e| errors::from_fastspawn(py, e, None))?
                 .is_empty()
