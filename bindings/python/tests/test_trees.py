@@ -8,6 +8,7 @@ by hand), and none survive ``kill_tree``."""
 
 import asyncio
 import gc
+import json
 import os
 import resource
 import signal
@@ -272,3 +273,91 @@ def test_asyncio_kill_tree_and_wait_tree(cgroup_parent):
 
     asyncio.run(main())
     assert tagged(tag) == []
+
+
+FALLBACK = """
+import json, signal, time
+import fastspawn.subprocess as fs
+out = {}
+with fs.Popen(["sh", "-c", "sleep 100 & sleep 100 & wait"], contain=True) as p:
+    while len(p.tree_pids()) < 3:
+        time.sleep(0.01)
+    out["containment"] = p.containment
+    out["members"] = len(p.tree_pids())
+    try:
+        p.freeze()
+    except OSError as e:
+        out["freeze"] = str(e)
+    p.kill_tree()
+    out["status"] = p.wait_tree(timeout=10)
+    out["left"] = p.tree_pids()
+try:
+    fs.Popen(["true"], require_contained=True)
+except OSError as e:
+    out["required"] = [e.errno, str(e)]
+print(json.dumps(out))
+"""
+
+
+def cgroup2_mounts():
+    with open("/proc/self/mountinfo") as f:
+        return [line.split()[4] for line in f if " - cgroup2 " in line]
+
+
+def read_only(mount):
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            fields = line.split()
+            if fields[4] == mount:
+                return "ro" in fields[5].split(",")
+    return False
+
+
+def test_session_fallback_where_cgroup2_is_read_only():
+    # The fallback, made real: a mount namespace of its own whose cgroup2
+    # mounts are read-only (a bind remount: the mount's flag, not the
+    # superblock's, so this namespace's mounts stay writable), so the core
+    # cannot make a cgroup.
+    mounts = cgroup2_mounts()
+    remount = " && ".join(f"mount -o remount,bind,ro {m}" for m in mounts) or "true"
+    try:
+        probe = std.run(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c", remount],
+            capture_output=True,
+            text=True,
+        )
+    except FileNotFoundError:
+        probe = None
+    if probe is None or probe.returncode != 0:
+        why = "no unshare" if probe is None else probe.stderr.strip()
+        reason = f"cannot make a mount namespace with cgroup2 read-only here ({why})"
+        print(f"SKIP: {reason}", file=sys.stderr)
+        pytest.skip(reason)
+    done = std.run(
+        [
+            "unshare",
+            "-m",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            f'{remount} && exec "$0" -c "$1"',
+            PY,
+            FALLBACK,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert cgroup2_mounts() == mounts and not any(read_only(m) for m in mounts)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["containment"] == "session"
+    assert out["members"] == 3
+    assert "freeze failed" in out["freeze"] and "session fallback" in out["freeze"]
+    assert out["status"] == -signal.SIGKILL
+    assert out["left"] == []
+    if mounts:
+        errno_, message = out["required"]
+        assert errno_ == 30  # EROFS
+        assert 'spawning "true": creating the cgroup' in message
