@@ -14,6 +14,7 @@ import resource
 import signal
 import subprocess as std
 import sys
+import threading
 import time
 import uuid
 
@@ -361,3 +362,19 @@ def test_session_fallback_where_cgroup2_is_read_only():
         errno_, message = out["required"]
         assert errno_ == 30  # EROFS
         assert 'spawning "true": creating the cgroup' in message
+
+
+def test_wait_tree_in_a_thread_while_another_kills_the_tree(cgroup_parent):
+    # wait_tree releases the GIL and holds no lock of the child: the main
+    # thread runs Python and kills the tree meanwhile.
+    tag = f"thread-{uuid.uuid4()}"
+    with daemonize(fs, tag, contain=True) as p:
+        result = []
+        waiter = threading.Thread(target=lambda: result.append(p.wait_tree(timeout=30)))
+        waiter.start()
+        time.sleep(0.1)
+        assert waiter.is_alive() and len(p.tree_pids()) == TREE_SIZE
+        p.kill_tree()
+        waiter.join(10)
+        assert result == [-signal.SIGKILL]
+    assert tagged(tag) == []
