@@ -7,6 +7,7 @@ the grandchildren that called ``setsid()`` survive it (counted, then killed
 by hand), and none survive ``kill_tree``."""
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -89,8 +90,22 @@ def daemonize(module, tag, **kwargs):
     env = {"PATH": os.environ["PATH"], "FS_TREE_TAG": tag}
     p = module.Popen(["sh", "-c", DAEMONIZE], env=env, stdout=std.PIPE, **kwargs)
     assert p.stdout.readline() == b"started\n"
-    wait_for(lambda: len(tagged(tag)) >= TREE_SIZE, f"{TREE_SIZE} processes of the script")
+    # Exactly: the short-lived subshells of the double fork come and go.
+    wait_for(lambda: len(tagged(tag)) == TREE_SIZE, f"{TREE_SIZE} processes of the script")
     return p
+
+
+@contextlib.contextmanager
+def killing(p):
+    """``with p``, but a tree a failed test leaves is killed first (the
+    script's ``wait`` would otherwise keep ``Popen.__exit__`` waiting)."""
+    try:
+        yield p
+    finally:
+        if getattr(p, "containment", None):
+            p.kill_tree()
+        with p:
+            pass
 
 
 def test_kill_tree_leaves_nothing_where_killpg_leaves_setsid_grandchildren(cgroup_parent):
@@ -108,7 +123,7 @@ def test_kill_tree_leaves_nothing_where_killpg_leaves_setsid_grandchildren(cgrou
     assert len(escaped) >= 2
 
     tag = f"fs-{uuid.uuid4()}"
-    with daemonize(fs, tag, contain=True) as p:
+    with killing(daemonize(fs, tag, contain=True)) as p:
         assert p.containment == "cgroup"
         members = p.tree_pids()
         assert sorted(members) == tagged(tag)
@@ -122,7 +137,7 @@ def test_kill_tree_leaves_nothing_where_killpg_leaves_setsid_grandchildren(cgrou
 
 def test_kill_tree_other_signal_and_wait_tree_timeout(cgroup_parent):
     tag = f"fs-{uuid.uuid4()}"
-    with daemonize(fs, tag, contain=True) as p:
+    with killing(daemonize(fs, tag, contain=True)) as p:
         started = time.monotonic()
         with pytest.raises(fs.TimeoutExpired) as info:
             p.wait_tree(timeout=0.2)
@@ -261,10 +276,14 @@ def test_asyncio_kill_tree_and_wait_tree(cgroup_parent):
         )
         assert proc.containment == "cgroup"
         assert await proc.stdout.readline() == b"started\n"
-        while len(proc.tree_pids()) < TREE_SIZE:
-            await asyncio.sleep(0.01)
-        assert proc.tree_pids() == tagged(tag)
-        proc.kill_tree()
+        try:
+            for _ in range(1000):  # the double fork's subshells come and go
+                if len(proc.tree_pids()) == TREE_SIZE and proc.tree_pids() == tagged(tag):
+                    break
+                await asyncio.sleep(0.01)
+            assert proc.tree_pids() == tagged(tag)
+        finally:
+            proc.kill_tree()
         assert await asyncio.wait_for(proc.wait_tree(), 10) == -signal.SIGKILL
         assert proc.tree_pids() == []
         plain = await fa.create_subprocess_exec("true")
@@ -368,7 +387,7 @@ def test_wait_tree_in_a_thread_while_another_kills_the_tree(cgroup_parent):
     # wait_tree releases the GIL and holds no lock of the child: the main
     # thread runs Python and kills the tree meanwhile.
     tag = f"thread-{uuid.uuid4()}"
-    with daemonize(fs, tag, contain=True) as p:
+    with killing(daemonize(fs, tag, contain=True)) as p:
         result = []
         waiter = threading.Thread(target=lambda: result.append(p.wait_tree(timeout=30)))
         waiter.start()
