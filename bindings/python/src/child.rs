@@ -9,9 +9,12 @@
 //! it, and all see the same status.
 
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use rustix::event::{PollFd, PollFlags, Timespec};
 
@@ -41,6 +44,19 @@ impl Child {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The locked child, if it was started with `contain`; else the
+    /// `ValueError` naming the method.
+    fn tree(&self, what: &str) -> PyResult<MutexGuard<'_, fastspawn::Child>> {
+        let child = self.lock();
+        if child.containment().is_none() {
+            return Err(PyValueError::new_err(format!(
+                "{what}: child {} was not started with contain=True",
+                self.pid
+            )));
+        }
+        Ok(child)
+    }
+
     /// Reaps the child if it has exited; never blocks for long (the lock
     /// is only ever held for a non-blocking call).
     fn reap(&self, py: Python<'_>) -> PyResult<Option<i32>> {
@@ -50,6 +66,38 @@ impl Child {
             .map(|status| status.map(|s| s.into_raw()))
             .map_err(|e| errors::from_fastspawn(py, e, None))
     }
+}
+
+/// A deadline `timeout` seconds from now (`None`: none).
+fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
+    match timeout {
+        Some(t) if t.is_nan() => Err(PyValueError::new_err("timeout must not be NaN")),
+        Some(t) => Ok(Some(
+            Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// Whether a cgroup's `cgroup.events` (read from its start) says
+/// `populated 0`.
+fn tree_empty(events: &std::fs::File) -> std::io::Result<bool> {
+    let mut buf = [0u8; 256];
+    let n = events.read_at(&mut buf, 0)?;
+    let text = std::str::from_utf8(&buf[..n]).unwrap_or("");
+    Ok(text.lines().any(|line| line.trim() == "populated 0"))
+}
+
+/// `poll(2)` for `POLLPRI` (the kernel's "file changed") on a cgroup's
+/// `cgroup.events`, for at most `timeout`.
+fn poll_events(events: &std::fs::File, timeout: Option<Duration>) -> std::io::Result<()> {
+    let mut fds = [PollFd::new(events, PollFlags::PRI)];
+    let timeout = timeout.map(|t| Timespec {
+        tv_sec: t.as_secs().min(i64::MAX as u64) as i64,
+        tv_nsec: i64::from(t.subsec_nanos()),
+    });
+    rustix::event::poll(&mut fds, timeout.as_ref())?;
+    Ok(())
 }
 
 /// `poll(2)` on a pidfd for at most `timeout` (forever with `None`).
@@ -135,6 +183,153 @@ impl Child {
         child
             .send_signal(signal)
             .map_err(|e| errors::from_fastspawn(py, e, None))
+    }
+
+    /// How the child's tree is contained: `"cgroup"`, `"session"` (the
+    /// fallback), or `None` without `contain`.
+    #[getter]
+    fn containment(&self) -> Option<&'static str> {
+        self.lock().containment().map(|c| match c {
+            fastspawn::Containment::Cgroup => "cgroup",
+            _ => "session",
+        })
+    }
+
+    /// The directory of the child's own cgroup, when it has one.
+    #[getter]
+    fn cgroup_path(&self) -> Option<PathBuf> {
+        self.lock().cgroup_path().map(Path::to_owned)
+    }
+
+    /// Sends `signal` to every process of the tree
+    /// (`fastspawn::Child::kill_tree`).
+    fn kill_tree(&self, py: Python<'_>, signal: i32) -> PyResult<()> {
+        if !(1..=64).contains(&signal) {
+            return Err(PyValueError::new_err(format!(
+                "kill_tree: {signal} is not a signal number"
+            )));
+        }
+        drop(self.tree("kill_tree")?);
+        py.detach(|| self.lock().kill_tree(signal))
+            .map_err(|e| errors::from_fastspawn(py, e, None))
+    }
+
+    /// The pids of the tree's live processes, sorted.
+    fn tree_pids(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        let child = self.tree("tree_pids")?;
+        child
+            .tree_pids()
+            .map_err(|e| errors::from_fastspawn(py, e, None))
+    }
+
+    /// Freezes the tree (`cgroup.freeze`); returns once it is frozen.
+    fn freeze(&self, py: Python<'_>) -> PyResult<()> {
+        drop(self.tree("freeze")?);
+        py.detach(|| self.lock().freeze())
+            .map_err(|e| errors::from_fastspawn(py, e, None))
+    }
+
+    /// Lets a frozen tree run again.
+    fn thaw(&self, py: Python<'_>) -> PyResult<()> {
+        drop(self.tree("thaw")?);
+        py.detach(|| self.lock().thaw())
+            .map_err(|e| errors::from_fastspawn(py, e, None))
+    }
+
+    /// The tree's usage: `(cpu, user, system, memory_peak, memory_current,
+    /// pids_current, pids_peak)`, times in seconds, `None` for what the
+    /// cgroup's controllers do not report.
+    #[allow(clippy::type_complexity)]
+    fn usage(
+        &self,
+        py: Python<'_>,
+    ) -> PyResult<(
+        f64,
+        f64,
+        f64,
+        Option<u64>,
+        Option<u64>,
+        Option<u64>,
+        Option<u64>,
+    )> {
+        let child = self.tree("usage")?;
+        let u = child
+            .usage()
+            .map_err(|e| errors::from_fastspawn(py, e, None))?;
+        Ok((
+            u.cpu.as_secs_f64(),
+            u.user.as_secs_f64(),
+            u.system.as_secs_f64(),
+            u.memory_peak,
+            u.memory_current,
+            u.pids_current,
+            u.pids_peak,
+        ))
+    }
+
+    /// Waits until every process of the tree has exited, for at most
+    /// `timeout` seconds; returns whether it has. Does not reap the child
+    /// (`wait` does, at once, after). The GIL is released and the child's
+    /// lock is not held while waiting, so another thread may kill the tree.
+    ///
+    /// With a cgroup it sleeps on `cgroup.events` (`poll` for `POLLPRI`,
+    /// no busy loop); without a timeout the core's `wait_tree_empty` would
+    /// do the same but hold the lock. In the session fallback it reaps the
+    /// child when it exits and checks the tree's members in naps of 1 to
+    /// 20 ms.
+    #[pyo3(signature = (timeout = None))]
+    fn wait_tree_empty(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        let deadline = deadline(timeout)?;
+        let path = self.tree("wait_tree")?.cgroup_path().map(Path::to_owned);
+        let remaining = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if let Some(dir) = path {
+            let file = dir.join("cgroup.events");
+            let failed = |e: std::io::Error| {
+                PyOSError::new_err((
+                    e.raw_os_error().unwrap_or(libc::EIO),
+                    format!(
+                        "child {}: wait_tree failed: reading {}: {e}",
+                        self.pid,
+                        file.display()
+                    ),
+                ))
+            };
+            let events = std::fs::File::open(&file).map_err(failed)?;
+            loop {
+                if tree_empty(&events).map_err(failed)? {
+                    return Ok(true);
+                }
+                let left = remaining();
+                if left == Some(Duration::ZERO) {
+                    return Ok(false);
+                }
+                match py.detach(|| poll_events(&events, left)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => py.check_signals()?,
+                    Err(e) => return Err(failed(e)),
+                }
+            }
+        }
+        let mut nap = Duration::from_millis(1);
+        loop {
+            self.reap(py)?;
+            if self
+                .tree("wait_tree")?
+                .tree_pids()
+                .map_err(|e| errors::from_fastspawn(py, e, None))?
+                .is_empty()
+            {
+                return Ok(true);
+            }
+            let left = remaining();
+            if left == Some(Duration::ZERO) {
+                return Ok(false);
+            }
+            let sleep = left.map_or(nap, |l| l.min(nap));
+            py.detach(|| std::thread::sleep(sleep));
+            py.check_signals()?;
+            nap = (nap * 2).min(Duration::from_millis(20));
+        }
     }
 
     fn __repr__(&self) -> String {

@@ -132,6 +132,9 @@ pub struct Options(
     Option<RawFd>,
     /// require_vfork.
     bool,
+    /// (contain, require_contained): the child's tree in a cgroup of its
+    /// own (or the session fallback, unless required).
+    (bool, bool),
 );
 
 /// The names a spawn error reports, kept past the GIL (for errors that
@@ -183,6 +186,7 @@ pub fn build(req: Request<'_>) -> PyResult<Built> {
             rlimits,
             cgroup,
             require_vfork,
+            (contain, require_contained),
         ),
         exe_name,
         cwd_name,
@@ -251,6 +255,10 @@ pub fn build(req: Request<'_>) -> PyResult<Built> {
         cmd.cgroup(dup(dir)?);
     }
     cmd.require_vfork(require_vfork);
+    if contain || require_contained {
+        cmd.contain(true);
+        cmd.require_contained(require_contained);
+    }
     Ok(Built {
         cmd,
         on_pool: pdeathsig.is_some(),

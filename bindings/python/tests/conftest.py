@@ -13,6 +13,10 @@ import fastspawn.subprocess as fs
 PY = sys.executable
 IMPLS = {"std": std, "fastspawn": fs}
 
+# fastspawn's PATH cache opens one inotify fd per process on its first
+# lookup of a bare program name; made now, before any test counts fds.
+fs.run(["true"])
+
 
 def both(call):
     """Runs ``call(module)`` with the standard library's subprocess and with

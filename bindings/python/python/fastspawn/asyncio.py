@@ -15,7 +15,10 @@ The returned object has ``asyncio.subprocess.Process``'s API (``pid``,
 It works on any loop with ``add_reader`` (the default selector loops,
 uvloop). The keywords are those of ``asyncio.create_subprocess_exec`` (the
 ``subprocess.Popen`` arguments asyncio accepts) plus fastspawn's
-``pdeathsig``, ``rlimits``, ``cgroup``, ``fds`` and ``require_vfork``.
+``pdeathsig``, ``rlimits``, ``cgroup``, ``fds``, ``require_vfork``,
+``contain`` and ``require_contained``. A contained ``Process`` has
+``kill_tree(sig)``, an awaitable ``wait_tree()``, ``tree_pids()``,
+``freeze()``/``thaw()`` and ``usage()`` (see ``fastspawn.subprocess``).
 ``preexec_fn`` is refused: it needs a fork, and a fork here would run on a
 spawner thread.
 """
@@ -28,7 +31,14 @@ import weakref
 from asyncio import streams
 
 from . import _fastspawn
-from .subprocess import _check_extras, _resolve_ids, _start
+from .subprocess import (
+    TreeUsage,
+    _check_contain,
+    _check_extras,
+    _check_signal,
+    _resolve_ids,
+    _start,
+)
 
 PIPE = _std.PIPE
 STDOUT = _std.STDOUT
@@ -237,6 +247,47 @@ class Process:
     def kill(self):
         self.send_signal(9)
 
+    # Process trees (contain=True): thin calls into fastspawn's core.
+
+    def _tree(self, what):
+        if self._child.containment is None:
+            raise ValueError(f"{what}: process {self.pid} was not started with contain=True")
+        return self._child
+
+    @property
+    def containment(self):
+        """``"cgroup"``, ``"session"`` (the fallback) or None."""
+        return self._child.containment
+
+    def kill_tree(self, sig=9):
+        """Sends ``sig`` (SIGKILL by default) to every process of the tree."""
+        self._tree("kill_tree").kill_tree(_check_signal(sig, "kill_tree"))
+
+    async def wait_tree(self):
+        """Waits until every process of the tree has exited; returns the
+        child's return code. The wait runs on the loop's default executor
+        (one thread sleeping on ``cgroup.events``); cancelling this
+        coroutine leaves that thread until the tree is empty."""
+        child = self._tree("wait_tree")
+        await self._loop.run_in_executor(None, child.wait_tree_empty)
+        return await self.wait()
+
+    def tree_pids(self):
+        """The pids of the tree's live processes, sorted."""
+        return self._tree("tree_pids").tree_pids()
+
+    def freeze(self):
+        """Freezes the tree (blocks the loop until the kernel reports it frozen)."""
+        self._tree("freeze").freeze()
+
+    def thaw(self):
+        """Lets a frozen tree run again."""
+        self._tree("thaw").thaw()
+
+    def usage(self):
+        """The tree's ``TreeUsage``."""
+        return TreeUsage(*self._tree("usage").usage())
+
     async def _feed_stdin(self, input):
         try:
             self.stdin.write(input)
@@ -296,7 +347,8 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
                                   kwds.pop("extra_groups", None))  # fmt: skip
     extras = _check_extras(kwds.pop("pdeathsig", None), kwds.pop("rlimits", None),
                            kwds.pop("cgroup", None), kwds.pop("fds", None))  # fmt: skip
-    extras = (*extras, bool(kwds.pop("require_vfork", False)))
+    contained = _check_contain(kwds.pop("contain", False), kwds.pop("require_contained", False))
+    extras = (*extras, bool(kwds.pop("require_vfork", False)), contained)
     for name in ("startupinfo", "creationflags", "pipesize"):
         kwds.pop(name, None)
     if kwds:

@@ -22,13 +22,27 @@ on the vfork path:
   objects or fds; any mapping works, swaps included;
 - ``require_vfork=True``: refuse to fork (a ``preexec_fn``).
 
+Process trees: ``contain=True`` starts the child in a cgroup v2 of its own
+(made by fastspawn under this process's cgroup, the child placed there by
+``CLONE_INTO_CGROUP``), so everything it starts, daemons that called
+``setsid()`` included, can be signalled, waited for, frozen and measured:
+``p.kill_tree(sig=signal.SIGKILL)``, ``p.wait_tree(timeout=None)``,
+``p.tree_pids()``, ``p.freeze()``/``p.thaw()``, ``p.usage()`` (a
+``TreeUsage``). Where no cgroup v2 is writable, the child gets a new session
+with this process as child subreaper instead (``p.containment`` says which;
+freeze, thaw and usage need the cgroup); ``require_contained=True`` makes
+that an error. The cgroup is removed once the tree is empty and the
+``Popen`` is gone.
+
 ``preexec_fn`` itself still works, through the standard library's own fork
 path, as before. ``Popen.engine`` says how the child was made (``"clone3"``,
 ``"fork"``...), and ``Popen.pidfd`` is the child's pidfd (``None`` on the
 fork path), valid while the ``Popen`` lives.
 """
 
+import collections
 import os
+import signal as _signal
 import subprocess as _std
 import sys
 from subprocess import (
@@ -59,6 +73,15 @@ __all__ = [
     "TimeoutExpired",
     "CompletedProcess",
 ]
+
+#: What a contained tree used (``Popen.usage()``): CPU times in seconds
+#: (``cpu.stat``; every process that ever ran in the tree counts), and,
+#: where the cgroup's memory and pids controllers are enabled, bytes and
+#: process counts (else None).
+TreeUsage = collections.namedtuple(
+    "TreeUsage",
+    "cpu user system memory_peak memory_current pids_current pids_peak",
+)
 
 _HAS_PROCESS_GROUP = sys.version_info >= (3, 11)
 _SHELL = "/bin/sh"
@@ -98,6 +121,24 @@ def _fileno(obj, what):
             f"{what}: expected an fd or an object with fileno(), not {type(obj).__name__}"
         )
     return fileno()
+
+
+def _check_contain(contain, require_contained):
+    """Checks ``contain`` and ``require_contained`` (the latter implies the
+    former); returns them as the ``(contain, require_contained)`` pair
+    ``_start`` expects."""
+    for name, value in (("contain", contain), ("require_contained", require_contained)):
+        if not isinstance(value, (bool, int)):
+            raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+    return bool(contain or require_contained), bool(require_contained)
+
+
+def _check_signal(sig, what):
+    if isinstance(sig, bool) or not isinstance(sig, int):
+        raise TypeError(f"{what}: the signal must be an int, not {type(sig).__name__}")
+    if not 1 <= int(sig) <= 64:
+        raise ValueError(f"{what}: {int(sig)} is not a signal number")
+    return int(sig)
 
 
 def _check_extras(pdeathsig, rlimits, cgroup, fds):
@@ -176,7 +217,7 @@ def _start(
             env_list.append((key, _fsencode(value, "env")))
     exe = _fsencode(executable, "executable")
     cwd_bytes = None if cwd is None else _fsencode(cwd, "cwd")
-    pdeathsig, rlimits, cgroup, fds, require_vfork = extras
+    pdeathsig, rlimits, cgroup, fds, require_vfork, contain = extras
     mapped = [(fd, fd) for fd in sorted(map(int, pass_fds))]
     taken = {child for child, _ in fds}
     mapped = [m for m in mapped if m[0] not in taken] + fds
@@ -204,6 +245,7 @@ def _start(
         rlimits,
         cgroup_fd,
         require_vfork,
+        contain,
     )
     try:
         return start(
@@ -268,8 +310,9 @@ class Popen(_std.Popen):
     """``subprocess.Popen``, started by fastspawn.
 
     Takes every argument of the standard library's ``Popen`` and, as
-    keywords, ``pdeathsig``, ``rlimits``, ``cgroup``, ``fds`` and
-    ``require_vfork`` (see the module's documentation).
+    keywords, ``pdeathsig``, ``rlimits``, ``cgroup``, ``fds``,
+    ``require_vfork``, ``contain`` and ``require_contained`` (see the
+    module's documentation).
     """
 
     #: How the child was created: "clone3", "clone-vfork", "posix-spawn" or "fork".
@@ -287,21 +330,25 @@ class Popen(_std.Popen):
         cgroup=None,
         fds=None,
         require_vfork=False,
+        contain=False,
+        require_contained=False,
         **kwargs,
     ):
         pdeathsig, rlimits, cgroup, fds = _check_extras(pdeathsig, rlimits, cgroup, fds)
+        contained = _check_contain(contain, require_contained)
         preexec_fn = positional[5] if len(positional) > 5 else kwargs.get("preexec_fn")
         if preexec_fn is not None:
             if require_vfork:
                 raise ValueError(
                     "preexec_fn runs only in a forked child, and require_vfork=True refuses fork"
                 )
-            if pdeathsig is not None or rlimits or cgroup is not None or fds:
+            if pdeathsig is not None or rlimits or cgroup is not None or fds or contained[0]:
                 raise ValueError(
-                    "preexec_fn cannot be combined with pdeathsig, rlimits, cgroup or fds "
-                    "(they are applied by fastspawn's vfork child; drop preexec_fn to use them)"
+                    "preexec_fn cannot be combined with pdeathsig, rlimits, cgroup, fds or "
+                    "contain (they are applied by fastspawn's vfork child; drop preexec_fn "
+                    "to use them)"
                 )
-        self._fs_extras = (pdeathsig, rlimits, cgroup, fds, bool(require_vfork))
+        self._fs_extras = (pdeathsig, rlimits, cgroup, fds, bool(require_vfork), contained)
         if not _HAS_PROCESS_GROUP:
             group = kwargs.pop("process_group", None)
             if group is not None and (isinstance(group, bool) or not isinstance(group, int)):
@@ -435,6 +482,62 @@ class Popen(_std.Popen):
         """Sends SIGKILL."""
         self.send_signal(9)
 
+    # Process trees (contain=True): thin calls into fastspawn's core.
+
+    def _tree(self, what):
+        child = self._fs_child
+        if child is None or child.containment is None:
+            raise ValueError(f"{what}: {self.args!r} was not started with contain=True")
+        return child
+
+    @property
+    def containment(self):
+        """``"cgroup"``, ``"session"`` (the fallback) or None (not contained)."""
+        child = self._fs_child
+        return None if child is None else child.containment
+
+    @property
+    def cgroup_path(self):
+        """The directory of the child's own cgroup, or None."""
+        child = self._fs_child
+        return None if child is None else child.cgroup_path
+
+    def kill_tree(self, sig=_signal.SIGKILL):
+        """Sends ``sig`` to every process of the tree, grandchildren that
+        changed session or process group included (SIGKILL: one write to
+        ``cgroup.kill``; other signals: each member through a pidfd).
+        Returns once all were signalled; ``wait_tree`` waits for them."""
+        sig = _check_signal(sig, "kill_tree")
+        self._tree("kill_tree").kill_tree(sig)
+
+    def wait_tree(self, timeout=None):
+        """Waits until every process of the tree has exited (sleeping on
+        ``cgroup.events``, GIL released), reaps the child and returns its
+        return code; raises TimeoutExpired after ``timeout`` seconds."""
+        child = self._tree("wait_tree")
+        if timeout is not None:
+            timeout = float(timeout)
+        if not child.wait_tree_empty(timeout):
+            raise TimeoutExpired(self.args, timeout)
+        return self.wait()
+
+    def tree_pids(self):
+        """The pids of the tree's live processes, sorted."""
+        return self._tree("tree_pids").tree_pids()
+
+    def freeze(self):
+        """Freezes every process of the tree (``cgroup.freeze``); returns
+        once the kernel reports it frozen. Needs the cgroup."""
+        self._tree("freeze").freeze()
+
+    def thaw(self):
+        """Lets a frozen tree run again."""
+        self._tree("thaw").thaw()
+
+    def usage(self):
+        """The tree's ``TreeUsage``. Needs the cgroup."""
+        return TreeUsage(*self._tree("usage").usage())
+
 
 def call(*popenargs, timeout=None, **kwargs):
     """Runs a command and returns its return code (``subprocess.call``)."""
@@ -484,6 +587,7 @@ _FAST_KEYS = frozenset((
     "stdin", "stdout", "stderr", "executable", "cwd", "env", "shell", "close_fds", "pass_fds",
     "restore_signals", "start_new_session", "process_group", "umask", "user", "group",
     "extra_groups", "pdeathsig", "rlimits", "cgroup", "fds", "require_vfork",
+    "contain", "require_contained",
 ))  # fmt: skip
 
 
@@ -504,7 +608,7 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
               shell=False, close_fds=True, pass_fds=(), restore_signals=True,
               start_new_session=False, process_group=None, umask=-1, user=None, group=None,
               extra_groups=None, pdeathsig=None, rlimits=None, cgroup=None, fds=None,
-              require_vfork=False):  # fmt: skip
+              require_vfork=False, contain=False, require_contained=False):  # fmt: skip
     """Spawn, read the pipes to their ends and wait, in one call with the
     GIL released. Returns (return code, stdout, stderr)."""
     if pass_fds and not close_fds:
@@ -512,7 +616,11 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
 
         warnings.warn("pass_fds overriding close_fds.", RuntimeWarning, stacklevel=3)
         close_fds = True
-    extras = (*_check_extras(pdeathsig, rlimits, cgroup, fds), bool(require_vfork))
+    extras = (
+        *_check_extras(pdeathsig, rlimits, cgroup, fds),
+        bool(require_vfork),
+        _check_contain(contain, require_contained),
+    )
     uid, gid, gids = _resolve_ids(user, group, extra_groups)
     keep, give = [], []  # our fds to close; fds handed over to the extension
     handed = False
