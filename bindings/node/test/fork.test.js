@@ -273,11 +273,14 @@ describe('fork(), side by side with node:child_process.fork', () => {
         const client = net.connect(server.address().port, '127.0.0.1');
         let text = '';
         client.on('data', (d) => (text += d));
+        // Listen for 'end' now: the child may write and end the socket
+        // before its reply message reaches us.
+        const ended = once(client, 'end');
         while (accepted.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
         const socket = accepted.shift();
         child.send(name, socket);
         const reply = await nextMessage(child);
-        await once(client, 'end');
+        await ended;
         await new Promise((resolve) => setTimeout(resolve, 20));
         results.push({ reply, text, detached: socket._handle === null, destroyed: socket.destroyed });
       }
