@@ -466,29 +466,12 @@ fn eagain_from_nproc_limit() {
     util::executable_copy(&exe, &helper);
     util::executable_copy(probe(), &probe_copy);
     use std::os::unix::process::CommandExt;
-    let out = process::Command::new(&helper)
-        .args([
-            "--exact",
-            "errors::nproc_helper",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(NPROC_HELPER, "1")
-        .env("FASTSPAWN_PROBE", &probe_copy)
-        .current_dir("/")
-        .uid(65534)
-        .gid(65534)
-        .stdin(process::Stdio::null())
-        .output()
-        .expect("start the helper");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("nproc-helper: ok"),
-        "helper failed: {}\nstdout:\n{stdout}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout =
+        util::run_helper_test(&helper, "errors::nproc_helper", "nproc-helper: ok", |cmd| {
+            cmd.env(NPROC_HELPER, "1")
+                .env("FASTSPAWN_PROBE", &probe_copy);
+            cmd.current_dir("/").uid(65534).gid(65534);
+        });
     print!("{stdout}");
 }
 

@@ -755,27 +755,14 @@ fn session_fallback_in_a_process_of_its_own() {
     let helper = dir.join("integration");
     util::executable_copy(&std::env::current_exe().unwrap(), &helper);
     use std::os::unix::process::CommandExt;
-    let out = process::Command::new(&helper)
-        .args([
-            "--exact",
-            "tree::fallback_helper",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(HELPER, "1")
-        .current_dir("/")
-        .uid(65534)
-        .gid(65534)
-        .stdin(process::Stdio::null())
-        .output()
-        .expect("start the helper");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("tree-fallback-helper: ok"),
-        "helper failed: {}\nstdout:\n{stdout}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = util::run_helper_test(
+        &helper,
+        "tree::fallback_helper",
+        "tree-fallback-helper: ok",
+        |cmd| {
+            cmd.env(HELPER, "1");
+            cmd.current_dir("/").uid(65534).gid(65534);
+        },
     );
     print!("{stdout}");
 }

@@ -703,19 +703,31 @@ pub fn unique_name(tag: &str) -> String {
 /// have not run yet, or that install a seccomp filter.
 pub fn run_test_in_new_process(name: &str, env: &str, done_line: &str) -> String {
     let exe = std::env::current_exe().expect("current_exe");
-    let out = process::Command::new(exe)
-        .args([
-            "--exact",
-            name,
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(env, "1")
-        .env("FASTSPAWN_PROBE", probe())
-        .stdin(process::Stdio::null())
-        .output()
-        .expect("start the helper");
+    run_helper_test(&exe, name, done_line, |cmd| {
+        cmd.env(env, "1").env("FASTSPAWN_PROBE", probe());
+    })
+}
+
+/// Runs the ignored test `name` of the test binary `exe` in a process of
+/// its own (`configure` adds its environment, user, ...) and returns its
+/// stdout once it printed `done_line`; fails with its output otherwise.
+pub fn run_helper_test(
+    exe: &Path,
+    name: &str,
+    done_line: &str,
+    configure: impl FnOnce(&mut process::Command),
+) -> String {
+    let mut cmd = process::Command::new(exe);
+    cmd.args([
+        "--exact",
+        name,
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ])
+    .stdin(process::Stdio::null());
+    configure(&mut cmd);
+    let out = cmd.output().expect("start the helper");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success() && stdout.contains(done_line),
