@@ -524,11 +524,17 @@ fn run_cluster(
             ctx.failures.push(format!("distributed {variant}: {why}"));
         }
     }
+    measurements(&doc, &echo)
+}
+
+/// The driver's report as measurements: one per variant, data size and
+/// test, a repetition per cell of the report.
+fn measurements(doc: &Doc, echo: &str) -> Result<Vec<Measurement>> {
     let mut out: Vec<Measurement> = Vec::new();
     for c in &doc.cells {
         let i = slot(
             &mut out,
-            &echo,
+            echo,
             &c.variant,
             c.hold_mib,
             "throughput",
@@ -560,7 +566,7 @@ fn run_cluster(
                 k.tasks
             );
         }
-        let i = slot(&mut out, &echo, &k.variant, k.hold_mib, "kill", k.tasks);
+        let i = slot(&mut out, echo, &k.variant, k.hold_mib, "kill", k.tasks);
         let m = &mut out[i];
         m.n = k.tasks;
         m.repetitions.push(Repetition {
@@ -628,59 +634,7 @@ mod tests {
             {"variant":"subprocess","hold_mib":2048,"tasks":40,"completed":40,"executions":42,"retried":2,"children_at_kill":2,"children_left_running":2},
             {"variant":"fastspawn","hold_mib":2048,"tasks":40,"completed":40,"executions":43,"retried":3,"children_at_kill":2,"children_left_running":0}]}"#;
         let doc: Doc = serde_json::from_str(doc).unwrap();
-        let mut ms = Vec::new();
-        for c in &doc.cells {
-            ms.push(Measurement {
-                experiment: "distributed".into(),
-                runner: c.variant.clone(),
-                params: params(&[
-                    ("hold_mib", c.hold_mib.to_string()),
-                    ("test", "throughput".into()),
-                ]),
-                mode: "tasks".into(),
-                n: c.tasks,
-                n_requested: c.requested,
-                child: vec![],
-                repetitions: vec![Repetition {
-                    tasks: Some(TasksRep {
-                        tasks: c.tasks,
-                        tasks_per_s: c.tasks_per_s,
-                        latency_p50_us: c.latency_p50_us,
-                        latency_p99_us: c.latency_p99_us,
-                        worker_cpu_us_per_task: c.worker_cpu_us_per_task,
-                        children_cpu_us_per_task: c.children_cpu_us_per_task,
-                        ..TasksRep::default()
-                    }),
-                    ..Repetition::default()
-                }],
-            });
-        }
-        for k in &doc.kill {
-            ms.push(Measurement {
-                experiment: "distributed".into(),
-                runner: k.variant.clone(),
-                params: params(&[
-                    ("hold_mib", k.hold_mib.to_string()),
-                    ("test", "kill".into()),
-                ]),
-                mode: "tasks".into(),
-                n: k.tasks,
-                n_requested: k.tasks,
-                child: vec![],
-                repetitions: vec![Repetition {
-                    tasks: Some(TasksRep {
-                        kill: Some(KillRep {
-                            executions: k.executions,
-                            retried: k.retried,
-                            children_at_kill: k.children_at_kill,
-                            children_left_running: k.children_left_running,
-                        }),
-                        ..TasksRep::default()
-                    }),
-                    ..Repetition::default()
-                }],
-            });
-        }
+        let ms = measurements(&doc, "echo").unwrap();
         let exp = Distributed;
         let tables = exp.tables(&ms);
         let t = &tables[0];
