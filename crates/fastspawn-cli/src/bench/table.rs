@@ -22,6 +22,30 @@ pub fn per_spawn(m: Option<&Measurement>) -> Option<Summary> {
     stats::summarize(&m?.per_spawn_us())
 }
 
+/// The throughput of `runner` against `base` round by round: in each
+/// repetition round the two ran one after the other, so a load that comes
+/// and goes hits both; the ratio is `base`'s time per spawn over the
+/// runner's (above 1: the runner is faster). The median of those ratios,
+/// with the smallest and the largest.
+pub fn paired(
+    ms: &[Measurement],
+    runner: &str,
+    base: &str,
+    params: &[(&str, &str)],
+) -> Option<(f64, f64, f64)> {
+    let side = find(ms, runner, params)?.per_spawn_us();
+    let base = find(ms, base, params)?.per_spawn_us();
+    let ratios: Vec<f64> = side
+        .iter()
+        .zip(&base)
+        .filter(|(s, _)| **s > 0.0)
+        .map(|(s, b)| b / s)
+        .collect();
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(0.0, f64::max);
+    Some((stats::median(&ratios)?, lo, hi))
+}
+
 /// `123.4 µs ±2%`, or ms above 10 ms.
 pub fn fmt_us(s: Option<Summary>) -> String {
     match s {

@@ -103,8 +103,14 @@ impl Experiment for Langs {
         let mut lines = Vec::new();
         let fs = per_spawn(find(ms, "fastspawn-auto", &[]));
         if let Some(r) = ratio(per_spawn(find(ms, "c-clone", &[])), fs) {
+            let rounds = table::paired(ms, "fastspawn-auto", "c-clone", &[]).map_or(
+                String::new(),
+                |(median, lo, hi)| {
+                    format!("; round by round {median:.3}x (median, {lo:.2}x to {hi:.2}x)")
+                },
+            );
             lines.push(format!(
-                "fastspawn-auto throughput vs raw C clone loop: {r:.3}x (goal >= 0.97)"
+                "fastspawn-auto throughput vs raw C clone loop: {r:.3}x of the medians{rounds} (goal >= 0.97)"
             ));
         }
         if let Some(r) = ratio(per_spawn(find(ms, "rust-std", &[])), fs) {
