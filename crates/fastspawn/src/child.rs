@@ -49,6 +49,9 @@ pub struct Child {
     pub(crate) lazy_pidfd: OnceLock<OwnedFd>,
     /// Whether the command wanted a pidfd (`Command::pidfd`).
     pub(crate) wants_pidfd: bool,
+    /// The kernel reaps the child (`Command::autokill`): its status comes
+    /// from the pidfd (`sys::wait::wait_exit_info`).
+    pub(crate) autoreaped: bool,
     pub(crate) status: Option<ExitStatus>,
     pub(crate) engine: Engine,
     /// The contained tree (`tree/`), when the command asked for one.
@@ -111,7 +114,11 @@ impl Child {
             .take()
             .or_else(|| self.lazy_pidfd.take())
             .expect("checked above");
-        Ok(crate::PidFd::from(fd))
+        Ok(if self.autoreaped {
+            crate::PidFd::autoreaped(fd)
+        } else {
+            crate::PidFd::from(fd)
+        })
     }
 
     /// Which engine really started the child (never [`Engine::Auto`]).
@@ -126,7 +133,8 @@ impl Child {
         if let Some(status) = self.status {
             return Ok(status);
         }
-        let raw = sys::wait::wait(self.pidfd_made(), self.pid, false)
+        let raw = self
+            .wait_raw(false)
             .map_err(|err| Error::io(&self.program, Step::Wait, err))?
             .expect("a blocking wait returns a status");
         let status = ExitStatus(raw);
@@ -139,10 +147,18 @@ impl Child {
         if let Some(status) = self.status {
             return Ok(Some(status));
         }
-        let raw = sys::wait::wait(self.pidfd_made(), self.pid, true)
+        let raw = self
+            .wait_raw(true)
             .map_err(|err| Error::io(&self.program, Step::Wait, err))?;
         self.status = raw.map(ExitStatus);
         Ok(self.status)
+    }
+
+    fn wait_raw(&self, nohang: bool) -> std::io::Result<Option<i32>> {
+        match (self.autoreaped, self.pidfd_made()) {
+            (true, Some(fd)) => sys::wait::wait_exit_info(fd, nohang),
+            (_, pidfd) => sys::wait::wait(pidfd, self.pid, nohang),
+        }
     }
 
     /// Sends `SIGKILL`. Like std, it succeeds if the child already exited.

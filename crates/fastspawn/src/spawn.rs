@@ -300,6 +300,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
                     pidfd: spawned.pidfd,
                     lazy_pidfd: OnceLock::new(),
                     wants_pidfd: *pidfd,
+                    autoreaped: opts.autokill,
                     status: None,
                     engine: candidate,
                     tree: None,
@@ -473,7 +474,7 @@ impl Attempt<'_> {
             // In place, an unmapped fd only goes if the execve succeeds.
             cloexec_only: self.in_place,
             clone_flags: if self.opts.autokill {
-                sys::autokill::CLONE_PIDFD_AUTOKILL
+                sys::autokill::AUTOKILL_FLAGS
             } else {
                 0
             },
@@ -508,7 +509,8 @@ impl Attempt<'_> {
         }
         // The child ran into an error and exited: reap it (posix_spawn
         // already did, and left no pid), then report.
-        if spawned.pid > 0 {
+        // (An autokill child was reaped by the kernel.)
+        if spawned.pid > 0 && !self.opts.autokill {
             let _ = wait::wait(
                 spawned.pidfd.as_ref().map(|fd| fd.as_fd()),
                 spawned.pid,

@@ -725,6 +725,15 @@ fn autokill_is_unsupported_before_linux_7_1() {
         let pid = child.id();
         drop(child);
         assert_gone(&[pid], "an autokill child after its Child was dropped");
+        // The kernel reaps it (CLONE_AUTOREAP): wait reads the status the
+        // pidfd kept, and no zombie is left.
+        let mut child = Command::new("sh")
+            .args(["-c", "exit 5"])
+            .autokill(true)
+            .spawn()
+            .unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(5));
+        assert_gone(&[child.id()], "an autoreaped child after wait");
         return;
     }
     let err = cmd.spawn().unwrap_err();

@@ -2,6 +2,15 @@
 //! when the last pidfd that `clone3` returned for it is closed, so it dies
 //! with its parent even when the parent crashes.
 //!
+//! The kernel accepts the flag only together with `CLONE_PIDFD` and
+//! `CLONE_AUTOREAP` (the killed child has nobody left to reap it, so the
+//! kernel does; `exit_signal` must then be 0 and the child is invisible to
+//! `wait`: its exit status comes from the pidfd, see
+//! `wait::wait_exit_info`), and, for a caller without `CAP_SYS_ADMIN`, with
+//! `CLONE_NNP` (the child cannot gain privileges through a setuid exec).
+//! fastspawn always asks for all four, so the behaviour does not depend on
+//! the caller's capabilities.
+//!
 //! # Safety
 //!
 //! The probe makes one `clone3` call that cannot create a process: it asks
@@ -13,8 +22,14 @@
 use std::os::fd::AsRawFd;
 use std::sync::OnceLock;
 
+/// `CLONE_AUTOREAP` (`1 << 34`, uapi of Linux 7.1): reaped by the kernel.
+pub(crate) const CLONE_AUTOREAP: u64 = 1 << 34;
+/// `CLONE_NNP` (`1 << 35`, uapi of Linux 7.1): `no_new_privs` from birth.
+pub(crate) const CLONE_NNP: u64 = 1 << 35;
 /// `CLONE_PIDFD_AUTOKILL` (`1 << 36`, uapi of Linux 7.1).
 pub(crate) const CLONE_PIDFD_AUTOKILL: u64 = 1 << 36;
+/// The flags an autokill spawn adds to its `clone3` (with `CLONE_PIDFD`).
+pub(crate) const AUTOKILL_FLAGS: u64 = CLONE_PIDFD_AUTOKILL | CLONE_AUTOREAP | CLONE_NNP;
 const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 
 /// The kernel's `struct clone_args`, version 2.
@@ -49,9 +64,10 @@ fn probe() -> bool {
     };
     let mut pidfd: i32 = -1;
     let mut args = CloneArgs {
-        flags: libc::CLONE_PIDFD as u64 | CLONE_PIDFD_AUTOKILL | CLONE_INTO_CGROUP,
+        flags: libc::CLONE_PIDFD as u64 | AUTOKILL_FLAGS | CLONE_INTO_CGROUP,
         pidfd: &mut pidfd as *mut i32 as u64,
-        exit_signal: libc::SIGCHLD as u64,
+        // CLONE_AUTOREAP children send no exit signal.
+        exit_signal: 0,
         cgroup: null.as_raw_fd() as u64,
         ..CloneArgs::default()
     };

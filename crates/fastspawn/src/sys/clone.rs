@@ -186,6 +186,10 @@ pub(crate) fn clone3(
             args.flags |= libc::CLONE_FILES as u64;
         }
         args.flags |= plan.clone_flags;
+        if plan.clone_flags & super::autokill::CLONE_AUTOREAP != 0 {
+            // The kernel reaps the child: it sends no exit signal.
+            args.exit_signal = 0;
+        }
         if let Some(fd) = cgroup {
             args.flags |= CLONE_INTO_CGROUP;
             args.cgroup = fd as u64;

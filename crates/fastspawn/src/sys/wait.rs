@@ -2,7 +2,14 @@
 //! by pid otherwise.
 //!
 //! `waitid(P_PIDFD)` needs Linux 5.4, `pidfd_send_signal` 5.1,
-//! `pidfd_open` 5.3.
+//! `pidfd_open` 5.3. A child the kernel reaps itself (`CLONE_AUTOREAP`,
+//! 7.1) is invisible to `waitid`: its status comes from the pidfd
+//! (`PIDFD_GET_INFO` with `PIDFD_INFO_EXIT`, 6.15), see [`wait_exit_info`].
+//!
+//! # Safety
+//!
+//! The system calls here get plain integers, fds borrowed for the call, and
+//! pointers to locals (`siginfo_t`, `pollfd`, `PidfdInfo`) that outlive it.
 
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
@@ -43,6 +50,76 @@ pub(crate) fn wait(
             Err(errno) => return Err(errno.into()),
             Ok(status) => return Ok(status),
         }
+    }
+}
+
+/// `struct pidfd_info` of `<linux/pidfd.h>`, in its first size (64 bytes,
+/// `PIDFD_INFO_SIZE_VER0`); the kernel fills what the `mask` asks for.
+#[repr(C)]
+#[derive(Default)]
+struct PidfdInfo {
+    mask: u64,
+    cgroupid: u64,
+    ids: [u32; 11],
+    exit_code: i32,
+}
+
+/// `PIDFD_INFO_EXIT`: the exit status, kept once the process was reaped.
+const PIDFD_INFO_EXIT: u64 = 1 << 3;
+/// `PIDFD_GET_INFO`: `_IOWR(0xFF, 11, struct pidfd_info)` with the
+/// 64-byte struct (the size in the number is the version).
+const PIDFD_GET_INFO: libc::c_ulong = (3 << 30) | (64 << 16) | (0xFF << 8) | 11;
+
+/// The raw wait status the pidfd recorded for a process that was reaped
+/// (by the kernel for `CLONE_AUTOREAP`, or by a `wait`), `None` while the
+/// kernel has not recorded it yet. Linux 6.15; `ENOTTY`/`EINVAL` before.
+pub(crate) fn exit_info(pidfd: BorrowedFd<'_>) -> io::Result<Option<i32>> {
+    let mut info = PidfdInfo {
+        mask: PIDFD_INFO_EXIT,
+        ..PidfdInfo::default()
+    };
+    // SAFETY: `info` is a live 64-byte pidfd_info, the size the request
+    // number names; the fd is borrowed for the call.
+    let ret = unsafe { libc::ioctl(pidfd.as_raw_fd(), PIDFD_GET_INFO, &mut info) };
+    if ret < 0 {
+        let err = io::Error::last_os_error();
+        // ESRCH: the process is gone and its exit not recorded (yet).
+        return match err.raw_os_error() {
+            Some(libc::ESRCH) => Ok(None),
+            _ => Err(err),
+        };
+    }
+    Ok((info.mask & PIDFD_INFO_EXIT != 0).then_some(info.exit_code))
+}
+
+/// Waits for a child the kernel reaps itself (`CLONE_AUTOREAP`): polls the
+/// pidfd until the process has exited, then reads the status the kernel
+/// kept (recorded as the kernel releases the process, just after the pidfd
+/// turns readable). With `nohang`, `None` while it runs.
+pub(crate) fn wait_exit_info(pidfd: BorrowedFd<'_>, nohang: bool) -> io::Result<Option<i32>> {
+    loop {
+        let mut fds = libc::pollfd {
+            fd: pidfd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one live pollfd, for the length given.
+        let ready = unsafe { libc::poll(&mut fds, 1, if nohang { 0 } else { -1 }) };
+        if ready < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        if ready == 0 {
+            return Ok(None);
+        }
+        if let Some(status) = exit_info(pidfd)? {
+            return Ok(Some(status));
+        }
+        // Exited, not yet released: the status follows within microseconds.
+        std::thread::yield_now();
     }
 }
 
@@ -127,5 +204,78 @@ pub(crate) fn still_our_child(pid: i32) -> io::Result<()> {
         if err.kind() != io::ErrorKind::Interrupted {
             return Err(err);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::AsFd;
+
+    fn kernel_at_least(major: u32, minor: u32) -> bool {
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        let mut parts = release.trim().split(['.', '-']);
+        let mut next = || {
+            parts
+                .next()
+                .and_then(|p| p.parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        (next(), next()) >= (major, minor)
+    }
+
+    /// The reading a `CLONE_AUTOREAP` child's wait relies on, checked on a
+    /// plain child (autoreap itself needs Linux 7.1): after the child was
+    /// reaped, the pidfd still gives its status, as `waitid` gave it.
+    #[test]
+    fn the_pidfd_keeps_the_status_waitid_gave() {
+        if !kernel_at_least(6, 15) {
+            eprintln!("skipped: PIDFD_INFO_EXIT needs Linux 6.15");
+            return;
+        }
+        for (script, want) in [("exit 7", 7 << 8), ("kill -9 $$", libc::SIGKILL)] {
+            let child = crate::Command::new("sh")
+                .args(["-c", script])
+                .spawn()
+                .unwrap();
+            let pidfd = child.into_pidfd().unwrap();
+            let fd = pidfd.as_fd();
+            let raw = wait(Some(fd), 0, false).unwrap().unwrap();
+            assert_eq!(raw, want, "{script}: waitid");
+            assert_eq!(exit_info(fd).unwrap(), Some(want), "{script}: pidfd info");
+            assert_eq!(
+                wait_exit_info(fd, true).unwrap(),
+                Some(want),
+                "{script}: wait_exit_info"
+            );
+        }
+    }
+
+    /// While the process runs there is no status, and `nohang` says so
+    /// without blocking; once it was killed and released, the blocking
+    /// form returns the signal.
+    #[test]
+    fn wait_exit_info_waits_for_the_release() {
+        if !kernel_at_least(6, 15) {
+            eprintln!("skipped: PIDFD_INFO_EXIT needs Linux 6.15");
+            return;
+        }
+        let child = crate::Command::new("sleep").arg("30").spawn().unwrap();
+        let pidfd = child.into_pidfd().unwrap();
+        let fd = pidfd.as_fd();
+        assert_eq!(wait_exit_info(fd, true).unwrap(), None);
+        assert_eq!(exit_info(fd).unwrap(), None);
+        pidfd.kill().unwrap();
+        // A plain child is released by its parent's wait: do it from
+        // another thread while this one blocks in wait_exit_info.
+        let raw_fd = fd.as_raw_fd();
+        let reaper = std::thread::spawn(move || {
+            // SAFETY: the fd stays open until this thread is joined below.
+            let fd = unsafe { BorrowedFd::borrow_raw(raw_fd) };
+            wait(Some(fd), 0, false).unwrap()
+        });
+        let got = wait_exit_info(fd, false).unwrap();
+        assert_eq!(reaper.join().unwrap(), Some(libc::SIGKILL));
+        assert_eq!(got, Some(libc::SIGKILL));
     }
 }

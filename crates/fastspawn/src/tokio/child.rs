@@ -2,7 +2,7 @@
 
 use std::ffi::OsStr;
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -33,6 +33,8 @@ pub struct Child {
     pub(super) status: Option<ExitStatus>,
     engine: Engine,
     kill_on_drop: bool,
+    /// The kernel reaps the child (`Command::autokill`).
+    autoreaped: bool,
     /// The contained tree (see `tree.rs`); killed on drop with `kill_on_drop`.
     pub(super) tree: Option<Box<crate::tree::Tree>>,
 }
@@ -111,6 +113,7 @@ impl Child {
             status: child.status,
             engine: child.engine,
             kill_on_drop,
+            autoreaped: child.autoreaped,
             tree: child.tree.take(),
         })
     }
@@ -143,7 +146,8 @@ impl Child {
     pub fn try_wait(&mut self) -> Result<Option<ExitStatus>> {
         if self.status.is_none() {
             let fd = self.pidfd.as_ref().map(|fd| fd.get_ref().as_fd());
-            let raw = wait::wait(fd, self.pid, true).map_err(|e| self.error(Step::Wait, e))?;
+            let raw = wait_raw(fd, self.pid, self.autoreaped, true)
+                .map_err(|e| self.error(Step::Wait, e))?;
             self.status = raw.map(ExitStatus);
         }
         Ok(self.status)
@@ -172,7 +176,7 @@ impl Child {
                         }
                     };
                     // Readable means exited: reap it; clear only if not yet.
-                    match wait::wait(Some(fd.get_ref().as_fd()), self.pid, true) {
+                    match wait_raw(Some(fd.get_ref().as_fd()), self.pid, self.autoreaped, true) {
                         Ok(Some(raw)) => {
                             drop(ready);
                             self.status = Some(ExitStatus(raw));
@@ -210,8 +214,8 @@ impl Child {
         } else {
             fd
         };
-        let raw =
-            wait::wait(Some(fd.as_fd()), self.pid, false).map_err(|e| self.error(Step::Wait, e))?;
+        let raw = wait_raw(Some(fd.as_fd()), self.pid, self.autoreaped, false)
+            .map_err(|e| self.error(Step::Wait, e))?;
         self.status = raw.map(ExitStatus);
         Ok(())
     }
@@ -265,6 +269,20 @@ impl Child {
     }
 }
 
+/// Waits through the pidfd's exit record for a child the kernel reaps
+/// (`Command::autokill`), with `waitid` otherwise.
+fn wait_raw(
+    pidfd: Option<BorrowedFd<'_>>,
+    pid: i32,
+    autoreaped: bool,
+    nohang: bool,
+) -> io::Result<Option<i32>> {
+    match (autoreaped, pidfd) {
+        (true, Some(fd)) => wait::wait_exit_info(fd, nohang),
+        (_, pidfd) => wait::wait(pidfd, pid, nohang),
+    }
+}
+
 impl Drop for Child {
     fn drop(&mut self) {
         // A contained tree may outlive its waited-for child: kill_on_drop
@@ -277,6 +295,10 @@ impl Drop for Child {
         }
         if self.kill_on_drop {
             let _ = self.start_kill();
+        }
+        if self.autoreaped {
+            // The kernel reaps it; closing its pidfd kills it (autokill).
+            return;
         }
         let pidfd = self.pidfd.take().map(AsyncFd::into_inner);
         reaper::adopt(Orphan {

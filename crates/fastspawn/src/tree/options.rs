@@ -229,6 +229,12 @@ impl Command {
     /// and the child keeps a pidfd even for `status()` and `output()`.
     /// Only the child dies: its own children do not (use
     /// [`contain`](Self::contain) for them).
+    ///
+    /// The kernel requires two more flags, which come with it: the kernel
+    /// reaps the child (`CLONE_AUTOREAP`; `wait` then reads the status from
+    /// the pidfd, and the pid is free again once the child exits), and the
+    /// child has `no_new_privs` (`CLONE_NNP`: a setuid program does not run
+    /// with raised privileges). See `docs/trees.md`.
     pub fn autokill(&mut self, on: bool) -> &mut Command {
         self.opts.autokill = on;
         self.changed()
