@@ -694,9 +694,46 @@ mod tests {
                 && head[0].contains("1.10x"),
             "{head:?}"
         );
-        assert!(head[0].contains("-2.2%"), "{head:?}");
+        assert!(head[0].contains("-2.2%, round by round -2.2%)"), "{head:?}");
         assert!(
             head[1].contains("subprocess 2") && head[1].contains("fastspawn 0"),
+            "{head:?}"
+        );
+    }
+
+    /// With several rounds, the flatness is given round by round as well
+    /// as on the medians (each round's 2 GiB cell against its 0 GiB cell).
+    #[test]
+    fn rounds_give_the_flatness_round_by_round() {
+        let cell = |variant: &str, hold: u64, tps: f64| {
+            format!(
+                r#"{{"variant":"{variant}","hold_mib":{hold},"tasks":1000,"requested":20000,"wall_s":5,"tasks_per_s":{tps},"latency_p50_us":400,"latency_p99_us":3000,"worker_cpu_us_per_task":2500,"children_cpu_us_per_task":150}}"#
+            )
+        };
+        let cells = [
+            cell("fastspawn", 0, 225.0),
+            cell("subprocess-preexec", 0, 100.0),
+            cell("subprocess", 0, 200.0),
+            cell("fastspawn", 0, 210.0),
+            cell("subprocess-preexec", 0, 100.0),
+            cell("subprocess", 0, 200.0),
+            cell("fastspawn", 2048, 220.0),
+            cell("subprocess-preexec", 2048, 30.0),
+            cell("subprocess", 2048, 200.0),
+            cell("fastspawn", 2048, 200.0),
+            cell("subprocess-preexec", 2048, 30.0),
+            cell("subprocess", 2048, 200.0),
+        ];
+        let doc = format!(
+            r#"{{"token":"t","skipped":{{}},"left_after_run":0,"setup":{{}},"cells":[{}],"kill":[]}}"#,
+            cells.join(",")
+        );
+        let doc: Doc = serde_json::from_str(&doc).unwrap();
+        let ms = measurements(&doc, "echo").unwrap();
+        let head = Distributed.headline(&ms);
+        // Medians 210 against 217.5: -3.4%; rounds 220/225 and 200/210.
+        assert!(
+            head[0].contains("(-3.4%, round by round -2.2% -4.8%)"),
             "{head:?}"
         );
     }
