@@ -97,6 +97,29 @@ fn own_cgroup_dir() -> PathBuf {
     Path::new(point).join(own.trim_start_matches('/'))
 }
 
+/// A parent cgroup of one test's own (under this process's cgroup): spares
+/// are shared by every command under the same parent, so a test that checks
+/// which cgroup a command reuses must not share its parent with tests
+/// running alongside. Removed on drop, once its children are.
+struct PrivateParent(PathBuf);
+
+impl PrivateParent {
+    fn new(name: &str) -> PrivateParent {
+        let path = own_cgroup_dir().join(format!("test-{name}-{}", process::id()));
+        std::fs::create_dir(&path).unwrap();
+        PrivateParent(path)
+    }
+}
+
+impl Drop for PrivateParent {
+    fn drop(&mut self) {
+        let removed = util::poll_until(Duration::from_secs(5), || {
+            std::fs::remove_dir(&self.0).is_ok() || !self.0.exists()
+        });
+        assert!(removed, "{:?} could not be removed", self.0);
+    }
+}
+
 /// The pids a DAEMONIZING tree printed before `ready`.
 fn read_pids(child: &mut Child) -> Vec<u32> {
     let out = child.stdout.take().expect("piped");
@@ -144,9 +167,11 @@ fn child_starts_in_a_cgroup_of_its_own_which_is_removed() {
     if !cgroups_usable() {
         return;
     }
+    let parent = PrivateParent::new("own");
     let mut cmd = Command::new("cat");
     cmd.arg("/proc/self/cgroup")
         .contain(true)
+        .contain_in(&parent.0)
         .stdout(Stdio::piped());
     let child = cmd.spawn().unwrap();
     assert_eq!(child.containment(), Some(Containment::Cgroup));
@@ -169,6 +194,50 @@ fn child_starts_in_a_cgroup_of_its_own_which_is_removed() {
     // ...and removed with the command.
     drop(cmd);
     assert!(!path.exists(), "{path:?} left behind");
+    drop(parent);
+}
+
+/// A task runner builds a command per task: the emptied cgroup of one
+/// command's child serves the next command with the same parent and limits
+/// (and only those), and goes when the last of them is dropped.
+#[test]
+fn commands_with_the_same_parent_share_spares() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let parent = PrivateParent::new("shared");
+    let run = |cmd: &mut Command| {
+        let mut child = cmd.spawn().unwrap();
+        child.wait().unwrap();
+        child.cgroup_path().unwrap().to_owned()
+    };
+    let mut first = Command::new("true");
+    first.contain(true).contain_in(&parent.0);
+    let path = run(&mut first);
+    let mut second = Command::new("true");
+    second.contain(true).contain_in(&parent.0);
+    assert_eq!(run(&mut second), path, "not handed to another command");
+    // Other limits: not the same parent, so a cgroup of its own.
+    let mut limited = Command::new("true");
+    limited
+        .contain(true)
+        .contain_in(&parent.0)
+        .cpu_max(50_000, 100_000);
+    match limited.spawn() {
+        Ok(mut child) => {
+            child.wait().unwrap();
+            assert_ne!(child.cgroup_path(), Some(path.as_path()));
+        }
+        Err(err) => util::skip(format_args!("no cpu controller here: {err}")),
+    }
+    drop(limited);
+    assert!(path.is_dir(), "{path:?} not kept while commands use it");
+    drop(first);
+    assert!(path.is_dir(), "{path:?} not kept while a command uses it");
+    drop(second);
+    assert!(!path.exists(), "{path:?} left behind");
+    drop(parent);
 }
 
 #[test]
@@ -609,7 +678,7 @@ fn no_cgroup_is_left_after_a_thousand_contained_spawns() {
     for _ in 0..1000 {
         assert!(cmd.status().unwrap().success());
     }
-    // A fresh command each time: a new cgroup each time, no spare reused.
+    // A fresh command each time (sharing the first command's spares).
     for _ in 0..200 {
         let mut fresh = Command::new("true");
         assert!(fresh.contain(true).status().unwrap().success());
@@ -974,8 +1043,11 @@ fn a_reused_cgroup_counts_only_its_new_tree() {
         "[ -e {} ] && exit 0; i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done",
         quick.display()
     );
+    let parent = PrivateParent::new("reuse");
     let mut cmd = Command::new("sh");
-    cmd.args(["-c", &script]).contain(true);
+    cmd.args(["-c", &script])
+        .contain(true)
+        .contain_in(&parent.0);
     let mut burner = cmd.spawn().unwrap();
     burner.wait_tree().unwrap();
     let burned = burner.usage().unwrap().cpu;
@@ -1006,6 +1078,7 @@ fn a_reused_cgroup_counts_only_its_new_tree() {
     drop(cmd);
     let removed = util::poll_until(Duration::from_secs(5), || !next_path.exists());
     assert!(removed, "{next_path:?} left behind");
+    drop(parent);
 }
 
 const EXIT_HELPER: &str = "FASTSPAWN_TEST_TREE_EXIT_HELPER";

@@ -13,7 +13,8 @@
 //!
 //! A dropped `Child` leaves its tree running (as std leaves a child); its
 //! cgroup is removed as soon as the tree is empty (`cleaner.rs`), or, if it
-//! is empty already, kept for the command's next child (`spare.rs`).
+//! is empty already, kept for the next contained child under the same
+//! parent cgroup with the same limits, of any command (`spare.rs`).
 
 mod cleaner;
 mod options;
@@ -371,18 +372,59 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
     }
 }
 
+/// Parents shared by every command that makes its children's cgroups under
+/// the same directory with the same limits, so that the emptied cgroup of
+/// one command's child serves the next contained spawn of any of them (a
+/// task runner builds a command per task). Held weakly: a parent and its
+/// spares go when the last command and child using it are dropped.
+static SHARED_PARENTS: std::sync::Mutex<Vec<(PathBuf, Limits, std::sync::Weak<ParentDir>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// The parent cgroup for `contain`: a live one shared with other commands
+/// (same directory, same limits), or a new one. A parent given as an fd is
+/// the command's own.
+fn shared_parent(program: &OsStr, contain: &Contain) -> Result<Arc<ParentDir>> {
+    let key =
+        match &contain.mode {
+            Mode::Auto => Some(cgroup::own_cgroup().map_err(|e| {
+                contain_error(program, "finding this process's cgroup v2".into(), e)
+            })?),
+            Mode::In(CgroupDir(ParentSpec::Path(path))) => Some(path.clone()),
+            Mode::In(CgroupDir(ParentSpec::Fd(_))) | Mode::Session => None,
+        };
+    let mut shared = key.as_ref().map(|_| {
+        let mut shared = SHARED_PARENTS.lock().unwrap_or_else(|e| e.into_inner());
+        shared.retain(|(_, _, parent)| parent.strong_count() > 0);
+        shared
+    });
+    if let (Some(key), Some(shared)) = (&key, &shared) {
+        let live = shared
+            .iter()
+            .filter(|(path, limits, _)| path == key && *limits == contain.limits)
+            .find_map(|(_, _, parent)| parent.upgrade());
+        if let Some(parent) = live {
+            return Ok(parent);
+        }
+    }
+    let parent = Arc::new(open_parent(program, &contain.mode)?);
+    spare::register(&parent);
+    if let (Some(key), Some(shared)) = (key, shared.as_mut()) {
+        shared.push((key, contain.limits, Arc::downgrade(&parent)));
+    }
+    Ok(parent)
+}
+
 fn make_cgroup(program: &OsStr, contain: &mut Contain) -> Result<CgroupTree> {
     let parent = match &contain.parent {
         Some(parent) => Arc::clone(parent),
         None => {
-            let parent = Arc::new(open_parent(program, &contain.mode)?);
-            spare::register(&parent);
+            let parent = shared_parent(program, contain)?;
             contain.parent = Some(Arc::clone(&parent));
             parent
         }
     };
-    // An emptied cgroup of an earlier child of this command: its limits
-    // are this command's already.
+    // An emptied cgroup of an earlier child under this parent, made with
+    // the same limits (the parent is shared only between equal limits).
     if let Some(spare) = parent.spares.take() {
         return Ok(CgroupTree {
             path: parent.path.join(&spare.name),

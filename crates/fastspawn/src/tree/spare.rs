@@ -4,8 +4,10 @@
 //! small static program (`mkdir` ~32 µs and `rmdir` ~23 µs on the test
 //! machine under load, where the spawn+wait is ~120 µs), while placing a
 //! child into an existing cgroup is nearly free. So when a `Child` is
-//! dropped and its tree is empty, its cgroup is kept (a few per parent) and
-//! handed to the next contained spawn of the same command, which then
+//! dropped and its tree is empty, its cgroup is kept (up to `MAX_SPARES`
+//! per parent) and handed to the next contained spawn under the same
+//! parent cgroup with the same limits, from any command (a task runner
+//! builds a command per task; see `shared_parent` in `mod.rs`), which then
 //! makes no directory at all.
 //!
 //! A reused cgroup must look new: its `cpu.stat` keeps counting, so the
@@ -13,7 +15,8 @@
 //! (`memory.peak`, `pids.peak`) cannot be reset, so a parent that enables
 //! the memory or pids controller for its children never reuses; a cgroup
 //! that was ever frozen is not reused either. Spares are removed when the
-//! command (and every child of it) is dropped, and at process exit (an
+//! last command and child using their parent are dropped, and at process
+//! exit (an
 //! `atexit` handler), so none is left behind by a process that exits
 //! normally.
 
@@ -23,8 +26,10 @@ use std::sync::{Arc, Mutex, Once, Weak};
 use super::ParentDir;
 use crate::sys::cgroup;
 
-/// At most this many spares per parent.
-const MAX_SPARES: usize = 4;
+/// At most this many spares per parent: enough for a task runner's
+/// turnover (tasks end and start around the same time), few enough that
+/// an idle process keeps little.
+const MAX_SPARES: usize = 16;
 
 /// `cpu.stat` times in microseconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
