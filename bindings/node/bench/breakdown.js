@@ -3,10 +3,7 @@
 // Not a test: it prints numbers.
 //
 //   node bench/breakdown.js [--peers DIR] [--n 500] [--rounds 3] [--stdio ignore,pipe]
-//
-// Each stdio is measured twice, interleaved: with the children's exits
-// seen by the JS thread's loop (src/looppoll.rs, the default on Node's
-// main thread) and by the waiter thread (the default elsewhere).
+
 // Each spawn of a static do-nothing child (DIR/noop) is stamped on one
 // clock (CLOCK_MONOTONIC, which process.hrtime.bigint() reads): in JS
 // (spawn() called and returned, 'exit', 'close', the next spawn() call)
@@ -15,12 +12,14 @@
 // pidfd, the exit posted, the batch handed to JS). For each step it
 // prints the median over the spawns and its share of the whole cycle;
 // the C clone loop (DIR/c-peer, runner c-clone) is measured in the same
-// rounds for scale.
+// rounds for scale. With each side, the JS thread's own CPU time per spawn
+// (/proc/thread-self/schedstat).
 
+const fs = require('node:fs');
 const path = require('node:path');
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
-const { addon, loopPoll } = require('../lib/native');
+const { addon } = require('../lib/native');
 
 const arg = (name, value) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,6 +48,9 @@ function cClone(n) {
 }
 
 const now = () => Number(process.hrtime.bigint());
+
+// The JS thread's CPU time so far (ns; /proc/thread-self/schedstat).
+const threadCpu = () => Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
 
 async function run(stdio, n) {
   const js = [];
@@ -102,7 +104,7 @@ function breakdown(js, stamps) {
     'hand-off to the pool thread and its wake-up': [],
     'Command built from the request (pool)': [],
     'clone3 + exec (pool; Command::spawn)': [],
-    'child runs and exits; the pidfd seen (waiter or loop)': [],
+    'child runs and exits; the waiter wakes on its pidfd': [],
     'reap + post the exit': [],
     'exit posted -> batch handed to JS (tsfn, uv_async)': [],
     "batch -> 'exit' emitted (JS)": [],
@@ -137,21 +139,16 @@ function breakdown(js, stamps) {
 async function main() {
   const results = {};
   const cs = [];
-  // Each stdio with the exits watched by the JS thread's loop (where it can:
-  // Node's main thread) and by the waiter thread, interleaved.
-  const sides = [];
-  for (const stdio of STDIOS) {
-    if (loopPoll) sides.push([`${stdio}, exit seen by the loop`, stdio, true]);
-    sides.push([`${stdio}, exit seen by the waiter thread`, stdio, false]);
-  }
-  for (const [side] of sides) results[side] = { rows: null, totals: [], batches: [] };
+  const sides = STDIOS.map((stdio) => [`'${stdio}'`, stdio]);
+  for (const [side] of sides) results[side] = { rows: null, totals: [], batches: [], cpu: [] };
   for (let round = 0; round < ROUNDS; round++) {
     cs.push(cClone(N));
-    for (const [side, stdio, onLoop] of sides) {
-      addon.setLoopWatch(onLoop);
+    for (const [side, stdio] of sides) {
       await run(stdio, 20);
       addon.traceOn(true);
+      const cpu0 = threadCpu();
       const js = await run(stdio, N);
+      const cpu = (threadCpu() - cpu0) / N / 1000;
       const stamps = addon.traceTake();
       addon.traceOn(false);
       const b = breakdown(js, stamps);
@@ -160,15 +157,15 @@ async function main() {
       else for (const k of Object.keys(b.rows)) r.rows[k].push(...b.rows[k]);
       r.totals.push(...b.totals);
       r.batches.push(b.batchesPerSpawn);
+      r.cpu.push(cpu);
     }
   }
   const c = median(cs);
   console.log(`C clone loop: ${c.toFixed(0)} µs per spawn + waitpid (median of ${ROUNDS} rounds, interleaved)`);
-  addon.setLoopWatch(true);
   for (const [side] of sides) {
     const r = results[side];
     const total = median(r.totals);
-    console.log(`\nstdio ${side}: cycle ${total.toFixed(0)} µs median (${(total / c).toFixed(2)}x the C loop), ${median(r.batches).toFixed(2)} batches handed to JS per spawn`);
+    console.log(`\nstdio ${side}: cycle ${total.toFixed(0)} µs median (${(total / c).toFixed(2)}x the C loop), ${median(r.batches).toFixed(2)} batches handed to JS per spawn, JS thread CPU ${median(r.cpu).toFixed(1)} µs per spawn`);
     let sum = 0;
     for (const [label, values] of Object.entries(r.rows)) {
       const m = median(values);

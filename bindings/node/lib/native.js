@@ -5,7 +5,6 @@
 // each call hands over every record queued since the last one, as an
 // Int32Array of [kind, id, a, b] records (see src/events.rs).
 
-const { isMainThread } = require('node:worker_threads');
 const { locate } = require('./prebuilt');
 
 const SPAWNED = 1;
@@ -92,19 +91,10 @@ function onEvents(batch) {
   }
 }
 
-// On Node's main thread the loop itself watches the children's exits
-// (a poll handle on each pidfd: src/looppoll.rs), one thread hand-over
-// less per child than the waiter thread. Not on Bun or Deno (no libuv),
-// nor in worker threads (a worker's loop must be left without handles).
-// FASTSPAWN_NODE_WAITER=1 keeps the waiter thread (for the benchmarks).
-const loopPoll = addon.init(
-  onEvents,
-  isMainThread && !process.versions.bun && !process.versions.deno && process.env.FASTSPAWN_NODE_WAITER !== '1',
-);
+addon.init(onEvents);
 
 module.exports = {
   addon,
-  loopPoll,
   children,
   hold,
   ping,

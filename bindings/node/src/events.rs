@@ -41,28 +41,17 @@ type Tsfn = ThreadsafeFunction<(), (), Int32Array, napi::Status, false, true, 0>
 pub struct Events {
     queue: Arc<Mutex<Queue>>,
     tsfn: Tsfn,
-    /// The JS thread's libuv loop watches its children's exits
-    /// (`looppoll.rs`), not the waiter thread.
-    watch: Option<Arc<crate::looppoll::LoopWatch>>,
-    /// Whether new children go to `watch` (`setLoopWatch`, for the
-    /// benchmarks' comparison with the waiter thread).
-    use_watch: std::sync::atomic::AtomicBool,
 }
 
 impl Events {
     /// A channel whose batches are handed to `callback` on the JS thread.
-    /// `on_drain` runs there with each batch before JS sees it. With
-    /// `uv_loop` (the JS thread's libuv loop), that loop watches the exits.
+    /// `on_drain` runs there with each batch before JS sees it.
     pub fn new(
         callback: Function<'_, Int32Array, ()>,
         on_drain: fn(&[i32]),
-        uv_loop: Option<usize>,
     ) -> napi::Result<Events> {
         let queue: Arc<Mutex<Queue>> = Arc::default();
         let drained = Arc::clone(&queue);
-        // Without a loop watch, the waiter thread watches the exits.
-        let watch = uv_loop.and_then(|l| crate::looppoll::LoopWatch::new(l).ok().map(Arc::new));
-        let timer = watch.clone();
         // Weak: it does not keep the event loop alive by itself; the JS
         // side refs it while it has ref'd children (`set_ref`).
         let tsfn = callback
@@ -70,11 +59,6 @@ impl Events {
             .weak::<true>()
             .callee_handled::<false>()
             .build_callback(move |_| {
-                // Before the queue is taken, so that a `Spawned` queued
-                // after this arms the timer again (`looppoll.rs`).
-                if let Some(watch) = &timer {
-                    watch.disarm();
-                }
                 let records = {
                     let mut queue = drained.lock().unwrap_or_else(|e| e.into_inner());
                     queue.scheduled = false;
@@ -88,55 +72,7 @@ impl Events {
                 }
                 Ok(Int32Array::new(records))
             })?;
-        Ok(Events {
-            queue,
-            tsfn,
-            use_watch: std::sync::atomic::AtomicBool::new(watch.is_some()),
-            watch,
-        })
-    }
-
-    /// The JS thread's loop watch, if its loop watches exits.
-    pub fn loop_watch(&self) -> Option<&crate::looppoll::LoopWatch> {
-        self.watch.as_deref()
-    }
-
-    /// The loop watch for a new child, if it is to be watched there.
-    pub fn loop_watch_for_new(&self) -> Option<&crate::looppoll::LoopWatch> {
-        self.watch
-            .as_deref()
-            .filter(|_| self.use_watch.load(std::sync::atomic::Ordering::Relaxed))
-    }
-
-    /// Whether new children are watched by the loop (when it can) or by
-    /// the waiter thread; returns whether they will be.
-    pub fn set_use_watch(&self, on: bool) -> bool {
-        self.use_watch.store(
-            on && self.watch.is_some(),
-            std::sync::atomic::Ordering::Relaxed,
-        );
-        on && self.watch.is_some()
-    }
-
-    /// Queues one message without waking the JS thread: it goes with the
-    /// next one that does (`looppoll.rs`).
-    pub fn post_quiet(&self, kind: Kind, id: u32, a: i32, b: i32) {
-        let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-        queue
-            .records
-            .extend_from_slice(&[kind as i32, id as i32, a, b]);
-    }
-
-    /// Wakes the JS thread for what is queued, if anything is and no
-    /// wake-up is on its way.
-    pub fn flush(&self) {
-        let wake = {
-            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            !queue.records.is_empty() && !std::mem::replace(&mut queue.scheduled, true)
-        };
-        if wake {
-            let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
-        }
+        Ok(Events { queue, tsfn })
     }
 
     /// Queues one message and wakes the JS thread if it is not already

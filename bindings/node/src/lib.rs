@@ -4,16 +4,13 @@
 //! and queues the spawn on fastspawn's global spawner pool; it never runs a
 //! clone or an exec and never waits for the pool. A spawner thread settles
 //! the request, a waiter thread reaps exited children through their
-//! pidfds (or, on Node's main thread, its own loop polls them:
-//! `looppoll.rs`), and both report through one queue per JS thread that is handed
+//! pidfds, and both report through one queue per JS thread that is handed
 //! to JS in batches (`events.rs`).
 //!
 //! Exports (the JS side in `lib/native.js` is the only caller):
 //!
-//! - `init(onEvents, loopPoll)`: once per JS thread; `onEvents(Int32Array)`
-//!   gets batches of `[kind, id, a, b]` records; with `loopPoll` the
-//!   thread's libuv loop watches the exits (`looppoll.rs`), where there is
-//!   one: returns whether it does.
+//! - `init(onEvents)`: once per JS thread; `onEvents(Int32Array)` gets
+//!   batches of `[kind, id, a, b]` records.
 //! - `spawn(strings, io)`: see `request.rs`; returns the child's id, or
 //!   `-errno` when the request could not even be queued (EMFILE, EBADF).
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
@@ -32,8 +29,6 @@
 //! - `ping()`: a job on the spawner pool that only posts a `Pong` record
 //!   back (the benchmarks time the JS -> pool thread -> JS round trip, the
 //!   part of a spawn's latency that is thread hand-overs).
-//! - `setLoopWatch(bool)`: new children's exits watched by the JS
-//!   thread's loop or by the waiter thread (for the benchmarks).
 //! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
 //! - `threadSwitches()`: the calling thread's involuntary context switches
@@ -42,7 +37,6 @@
 #![deny(unsafe_code)]
 
 mod events;
-mod looppoll;
 mod registry;
 mod request;
 #[allow(unsafe_code)]
@@ -77,20 +71,12 @@ fn events() -> Result<Arc<Events>> {
         .ok_or_else(|| Error::from_reason("fastspawn: init() was not called on this thread"))
 }
 
-/// Sets the function that receives the event batches of this JS thread;
-/// with `loop_poll`, this thread's libuv loop watches the children's exits
-/// where the runtime has libuv (`looppoll.rs`). Returns whether it does.
+/// Sets the function that receives the event batches of this JS thread.
 #[napi]
-pub fn init(env: Env, on_events: Function<'_, Int32Array, ()>, loop_poll: bool) -> Result<bool> {
-    let uv_loop = if loop_poll && sys::loop_poll_supported() {
-        Some(sys::uv_loop(&env)?)
-    } else {
-        None
-    };
-    let events = Arc::new(Events::new(on_events, registry::forget_finished, uv_loop)?);
-    let watching = events.loop_watch().is_some();
+pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
+    let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
-    Ok(watching)
+    Ok(())
 }
 
 /// Queues a spawn; returns the child's id, or `-errno`.
@@ -202,23 +188,6 @@ pub fn thread_switches() -> i64 {
 #[napi]
 pub fn send_with_fd(socket: i32, data: napi::bindgen_prelude::Buffer, fd: i32) -> i64 {
     sys::send_with_fd(socket, &data, fd)
-}
-
-/// The JS thread's loop watch is readable (called by `sys` from libuv).
-fn loop_ready() {
-    if let Ok(events) = events()
-        && let Some(watch) = events.loop_watch()
-    {
-        watch.ready(&events);
-    }
-}
-
-/// Whether this thread's new children have their exits watched by its
-/// loop (true, where it can) or by the waiter thread; returns which.
-/// For the benchmarks' comparison.
-#[napi]
-pub fn set_loop_watch(on: bool) -> Result<bool> {
-    Ok(events()?.set_use_watch(on))
 }
 
 /// Starts (or stops) recording the native steps of each spawn, and

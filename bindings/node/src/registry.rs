@@ -142,26 +142,9 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome) {
             // The spawn message goes out before the waiter can see the
             // exit, so JS always gets them in that order. No system call
             // is made with the registry locked: a thread preempted while
-            // holding it would stall the JS thread. On a thread whose loop
-            // watches the exits itself, that loop watches
-            // the child's exit, and this message goes with its exit or
-            // after a short delay (`looppoll.rs`).
-            match (events.loop_watch_for_new(), pidfd) {
-                (Some(watch), Some(fd)) => {
-                    // Queued before the loop can see the exit.
-                    events.post_quiet(Kind::Spawned, id, pid, 0);
-                    if watch.watch(id, fd) {
-                        watch.arm();
-                    } else {
-                        events.flush();
-                        crate::waiter::watch(id, pidfd);
-                    }
-                }
-                _ => {
-                    events.post(Kind::Spawned, id, pid, 0);
-                    crate::waiter::watch(id, pidfd);
-                }
-            }
+            // holding it would stall the JS thread.
+            events.post(Kind::Spawned, id, pid, 0);
+            crate::waiter::watch(id, pidfd);
         }
         Outcome::Failed(errno) => {
             insert_and_wake(
@@ -185,14 +168,6 @@ fn insert_and_wake(id: u32, entry: Entry) {
     drop(entries);
     if wake {
         REGISTRY.settled.notify_all();
-    }
-}
-
-/// The pidfd of running child `id`, if it has one.
-pub fn pidfd_of(id: u32) -> Option<std::os::fd::RawFd> {
-    match lock().get(&id).map(|e| &e.state) {
-        Some(State::Running { child, .. }) => child.pidfd().map(|fd| fd.as_raw_fd()),
-        _ => None,
     }
 }
 
@@ -242,9 +217,6 @@ pub fn reap(id: u32) -> bool {
 fn watch_tree(id: u32, child: Arc<Child>, events: Arc<Events>) {
     if let Some(fd) = child.pidfd() {
         crate::waiter::unwatch(fd.as_raw_fd());
-        if let Some(watch) = events.loop_watch() {
-            watch.unwatch(fd.as_raw_fd());
-        }
     }
     if child.tree_pids().is_ok_and(|pids| pids.is_empty()) {
         tree_over(id, child, &events);

@@ -27,23 +27,9 @@
 //! 8. The two fds given to [`send_with_fd`] come from JS during the call:
 //!    the IPC channel's socket and the handle's fd, both open and owned by
 //!    JS objects that outlive the call; they are only borrowed for it.
-//! 9. libuv's functions are looked up by name in the running process
-//!    ([`uv`]) and called with the signatures of libuv 1.x's `uv.h` (Node
-//!    exports them; where one is missing nothing of libuv is used). They
-//!    are only called on the JS thread whose loop [`loop_poll_start`] was
-//!    given (`napi_get_uv_event_loop` of that thread's environment), from
-//!    `#[napi]` calls, threadsafe-function callbacks and libuv callbacks
-//!    of that loop.
-//! 10. A poll handle is `malloc`ed here with `uv_handle_size(UV_POLL)`
-//!     bytes and initialised by `uv_poll_init`; one is made per JS thread
-//!     (on Node's main thread only), on an epoll set that stays open for
-//!     the life of the process, and it polls until the process ends; it is
-//!     freed only in a close callback, after `uv_close` (a failed start).
 
-use std::ffi::{c_int, c_void};
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
-use std::sync::OnceLock;
 
 /// A close-on-exec duplicate of `fd`, an fd number the JS caller owns.
 pub fn dup_cloexec(fd: RawFd) -> io::Result<OwnedFd> {
@@ -196,107 +182,4 @@ pub fn send_with_fd(socket: RawFd, data: &[u8], fd: RawFd) -> i64 {
             Err(err) => return -i64::from(err.raw_os_error()),
         }
     }
-}
-
-type UvPollCb = unsafe extern "C" fn(*mut c_void, c_int, c_int);
-type UvCloseCb = unsafe extern "C" fn(*mut c_void);
-
-type UvHandleSize = unsafe extern "C" fn(c_int) -> usize;
-type UvPollInit = unsafe extern "C" fn(*mut c_void, *mut c_void, c_int) -> c_int;
-type UvPollStart = unsafe extern "C" fn(*mut c_void, c_int, UvPollCb) -> c_int;
-type UvClose = unsafe extern "C" fn(*mut c_void, UvCloseCb);
-type UvUnref = unsafe extern "C" fn(*mut c_void);
-
-/// The libuv functions a poll handle needs.
-struct Uv {
-    handle_size: UvHandleSize,
-    poll_init: UvPollInit,
-    poll_start: UvPollStart,
-    close: UvClose,
-    unref: UvUnref,
-}
-
-/// `UV_POLL` of `uv_handle_type`, `UV_READABLE` of `uv_poll_event`.
-const UV_POLL: c_int = 8;
-const UV_READABLE: c_int = 1;
-
-/// libuv's functions in this process (invariant 9), or None.
-fn uv() -> Option<&'static Uv> {
-    static UV: OnceLock<Option<Uv>> = OnceLock::new();
-    UV.get_or_init(|| {
-        let find = |name: &std::ffi::CStr| {
-            // SAFETY: dlsym with RTLD_DEFAULT and a NUL-terminated name
-            // only looks the name up.
-            let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
-            (!p.is_null()).then_some(p)
-        };
-        // SAFETY (every transmute): invariant 9: each symbol is libuv's
-        // function of that name, whose C signature is the one given.
-        unsafe {
-            Some(Uv {
-                handle_size: std::mem::transmute::<*mut c_void, UvHandleSize>(find(
-                    c"uv_handle_size",
-                )?),
-                poll_init: std::mem::transmute::<*mut c_void, UvPollInit>(find(c"uv_poll_init")?),
-                poll_start: std::mem::transmute::<*mut c_void, UvPollStart>(find(
-                    c"uv_poll_start",
-                )?),
-                close: std::mem::transmute::<*mut c_void, UvClose>(find(c"uv_close")?),
-                unref: std::mem::transmute::<*mut c_void, UvUnref>(find(c"uv_unref")?),
-            })
-        }
-    })
-    .as_ref()
-}
-
-/// Whether this process has libuv's poll handles (Node; not Bun or Deno).
-pub fn loop_poll_supported() -> bool {
-    uv().is_some()
-}
-
-/// The libuv loop of the calling JS thread's environment.
-pub fn uv_loop(env: &napi::Env) -> napi::Result<usize> {
-    Ok(env.get_uv_event_loop()? as usize)
-}
-
-/// Polls `fd` (the epoll set of `looppoll.rs`) for readability on
-/// `uv_loop`, the calling thread's loop, for as long as the process runs:
-/// [`crate::looppoll`]'s callback runs on this thread when it is readable.
-/// The handle does not keep the loop alive (the JS side refs its
-/// threadsafe function for that).
-pub fn loop_poll_start(uv_loop: usize, fd: RawFd) -> io::Result<()> {
-    let Some(uv) = uv() else {
-        return Err(io::Error::from_raw_os_error(libc::ENOSYS));
-    };
-    // SAFETY: invariants 9 and 10: a block of the size libuv asks for,
-    // initialised by uv_poll_init before any other use, on the loop's own
-    // thread; on a failed init it was never registered and is freed here.
-    unsafe {
-        let handle = libc::malloc((uv.handle_size)(UV_POLL));
-        if handle.is_null() {
-            return Err(io::Error::from_raw_os_error(libc::ENOMEM));
-        }
-        let ret = (uv.poll_init)(uv_loop as *mut c_void, handle, fd);
-        if ret != 0 {
-            libc::free(handle);
-            return Err(io::Error::from_raw_os_error(-ret));
-        }
-        (uv.unref)(handle);
-        let ret = (uv.poll_start)(handle, UV_READABLE, on_readable);
-        if ret != 0 {
-            (uv.close)(handle, on_closed);
-            return Err(io::Error::from_raw_os_error(-ret));
-        }
-    }
-    Ok(())
-}
-
-/// The polled set is readable.
-unsafe extern "C" fn on_readable(_handle: *mut c_void, _status: c_int, _events: c_int) {
-    crate::loop_ready();
-}
-
-unsafe extern "C" fn on_closed(handle: *mut c_void) {
-    // SAFETY: invariant 10: libuv is done with the handle, malloc'ed here.
-    unsafe { libc::free(handle) };
 }

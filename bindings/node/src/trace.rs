@@ -18,8 +18,7 @@ pub enum Step {
     Built = 2,
     /// `Command::spawn` returned (the child has exec'd).
     Spawned = 3,
-    /// The child's pidfd was seen readable: by the waiter's epoll, or by
-    /// the JS thread's loop (`looppoll.rs`).
+    /// The waiter's epoll returned with the child's pidfd readable.
     WaiterWoke = 4,
     /// The exit is reaped and posted.
     ExitPosted = 5,
