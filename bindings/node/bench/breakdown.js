@@ -12,7 +12,9 @@
 // pidfd, the exit posted, the batch handed to JS). For each step it
 // prints the median over the spawns and its share of the whole cycle;
 // the C clone loop (DIR/c-peer, runner c-clone) is measured in the same
-// rounds for scale. With each side, the JS thread's own CPU time per spawn
+// rounds for scale, and so is the core alone inside this process
+// (addon.benchSpawnWait: Command::spawn + wait on a pool thread, the
+// environment inherited or given variable by variable). With each side, the JS thread's own CPU time per spawn
 // (/proc/thread-self/schedstat).
 
 const fs = require('node:fs');
@@ -140,9 +142,15 @@ async function main() {
   const results = {};
   const cs = [];
   const sides = STDIOS.map((stdio) => [`'${stdio}'`, stdio]);
+  // The core alone inside this process (addon.benchSpawnWait on a pool
+  // thread): [spawn + wait, spawn alone] µs, with the environment inherited
+  // and given variable by variable as spawn() gives its snapshot.
+  const core = { inherited: [], explicit: [] };
   for (const [side] of sides) results[side] = { rows: null, totals: [], batches: [], cpu: [] };
   for (let round = 0; round < ROUNDS; round++) {
     cs.push(cClone(N));
+    core.inherited.push(addon.benchSpawnWait(NOOP, N, true, false));
+    core.explicit.push(addon.benchSpawnWait(NOOP, N, true, true));
     for (const [side, stdio] of sides) {
       await run(stdio, 20);
       addon.traceOn(true);
@@ -162,6 +170,15 @@ async function main() {
   }
   const c = median(cs);
   console.log(`C clone loop: ${c.toFixed(0)} µs per spawn + waitpid (median of ${ROUNDS} rounds, interleaved)`);
+  const nvars = Object.keys(process.env).length;
+  for (const [label, runs] of [
+    ['environment inherited', core.inherited],
+    [`environment given (${nvars} variables)`, core.explicit],
+  ]) {
+    const total = median(runs.map((r) => r[0]));
+    const alone = median(runs.map((r) => r[1]));
+    console.log(`the core in this process, on a pool thread, ${label}: spawn + wait ${total.toFixed(0)} µs (${(total / c).toFixed(2)}x), spawn alone ${alone.toFixed(0)} µs`);
+  }
   for (const [side] of sides) {
     const r = results[side];
     const total = median(r.totals);

@@ -162,6 +162,15 @@ describe('native side', () => {
     assert.deepEqual(addon.traceTake(), []);
   });
 
+  it('benchSpawnWait runs the program n times (no zombie left) and names a missing one', () => {
+    for (const [onPool, explicitEnv] of [[false, false], [true, true]]) {
+      const [total, spawning] = addon.benchSpawnWait('/bin/true', 5, onPool, explicitEnv);
+      assert.ok(total > 0 && spawning > 0 && spawning <= total, `${total} ${spawning}`);
+    }
+    assert.deepEqual(zombies(), []);
+    assert.throws(() => addon.benchSpawnWait('/nonexistent/fastspawn-bench', 1, true, false), /nonexistent\/fastspawn-bench/);
+  });
+
   it('kill() goes through the pidfd: after the child was reaped it signals nothing', async () => {
     const child = fastspawn.spawn('true', [], { stdio: 'ignore' });
     const pid = child.pid;
