@@ -1,8 +1,10 @@
 'use strict';
 // fork() + one IPC round trip + exit: the package's fork() against
-// node:child_process.fork(), with 0 and then 1 GiB of Buffers held by the
-// parent. Not a test: it prints numbers. Both are measured in each round,
-// interleaved, so they see the same machine.
+// node:child_process.fork(), with 0 and with 1 GiB of Buffers held by the
+// parent. Not a test: it prints numbers. Every round measures both
+// implementations at both heap sizes, interleaved (the ballast is made
+// before and freed after the heavy half of each round), so that a change
+// in the machine's load between the two heap sizes cannot pass for a slope.
 //
 //   node bench/fork.js [--n 30] [--rounds 3] [--ballast-mib 1024] [--json]
 //
@@ -13,12 +15,22 @@
 // Each fork runs bench/fork-child.js (stock Node: it answers one message
 // and exits); the time is from the fork() call to the child's 'exit'. The
 // start of a Node child dominates it (and varies a lot on a loaded
-// machine), so the time the fork() call itself holds the event loop is
-// reported too: that is where node:child_process forks.
+// machine), so each cycle is split: the fork() call itself (where
+// node:child_process forks the parent), the call's return to the child's
+// first message (the child's start-up and its channel), and that message
+// to the 'exit' (the reply and the child's exit). The parent's own garbage
+// collections during the cycles are summed too (perf_hooks 'gc' entries).
 
 const path = require('node:path');
 const nodeCp = require('node:child_process');
+const { PerformanceObserver } = require('node:perf_hooks');
+const v8 = require('node:v8');
+const vm = require('node:vm');
 const fastspawn = require('..');
+
+// To free the ballast between the halves of a round.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
 
 const arg = (name, value) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,25 +43,51 @@ const CHILD = path.join(__dirname, 'fork-child.js');
 const JSON_OUT = process.argv.includes('--json');
 const say = JSON_OUT ? (line) => process.stderr.write(`${line}\n`) : (line) => console.log(line);
 
-// The synchronous part of each fork() call (µs), by implementation.
-const callTimes = new Map();
+// The parent's garbage collections (ms), summed while `gcMs` is not null.
+let gcMs = null;
+new PerformanceObserver((list) => {
+  if (gcMs !== null) for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
 
-function roundTrip(cp) {
+const now = () => Number(process.hrtime.bigint());
+
+// One cycle; `steps` gets its parts (µs): the fork() call, the call's
+// return to the child's first message, that message to 'exit'.
+function roundTrip(cp, steps) {
   return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
+    const t0 = now();
     const child = cp.fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    callTimes.get(cp).push(Number(process.hrtime.bigint() - t0) / 1000);
+    const t1 = now();
+    let t2 = 0;
     child.on('error', reject);
-    child.once('message', () => child.send('bye'));
-    child.on('exit', resolve);
+    child.once('message', () => {
+      t2 = now();
+      child.send('bye');
+    });
+    child.on('exit', () => {
+      const t3 = now();
+      if (steps) {
+        steps.call.push((t1 - t0) / 1000);
+        steps.startup.push((t2 - t1) / 1000);
+        steps.exit.push((t3 - t2) / 1000);
+      }
+      resolve();
+    });
     child.send('hello');
   });
 }
 
-async function measure(cp, n) {
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await roundTrip(cp);
-  return Number(process.hrtime.bigint() - t0) / n / 1e6;
+// ms per cycle over n cycles, and the parent's GC time in them (ms per cycle).
+async function measure(cp, n, steps) {
+  gcMs = 0;
+  const t0 = now();
+  for (let i = 0; i < n; i++) await roundTrip(cp, steps);
+  const ms = (now() - t0) / n / 1e6;
+  // The last cycle's GC entries are delivered on a later tick.
+  await new Promise((resolve) => setImmediate(resolve));
+  const gcPer = gcMs / n;
+  gcMs = null;
+  return { ms, gcPer };
 }
 
 function median(values) {
@@ -63,43 +101,75 @@ const IMPLS = [
   ['node-fastspawn-fork', 'fastspawn fork', fastspawn],
 ];
 
-async function series(label, holdMib) {
-  const results = new Map(IMPLS.map(([key]) => [key, []]));
-  for (const [, , cp] of IMPLS) callTimes.set(cp, []);
-  for (const [, , cp] of IMPLS) await measure(cp, 2);
-  for (const [, , cp] of IMPLS) callTimes.set(cp, []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [key, , cp] of IMPLS) results.get(key).push(await measure(cp, N));
-    say(`node: fork round ${round + 1} of ${ROUNDS} (${label})`);
-  }
-  const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
-  const out = {};
-  const cells = [];
-  for (const [key, name, cp] of IMPLS) {
-    const values = results.get(key);
-    out[name] = median(values);
-    const calls = callTimes.get(cp);
-    const call = median(calls);
-    out[`${name}: the fork() call`] = call / 1000;
-    say(
-      `  ${label} (rss ${rss} MiB) ${name.padEnd(24)} ${out[name].toFixed(2)} ms  (rounds: ${values.map((v) => v.toFixed(2)).join(' ')}); the fork() call itself: median ${call.toFixed(0)} µs`,
-    );
-    cells.push({ key, label: name, hold_mib: holdMib, rss_mib: rss, n: N, rounds_ms: values, call_us: calls });
-  }
-  return { out, cells };
+// The ballast of the heavy half of a round (freed, and collected, after it).
+const held = [];
+
+function makeBallast(mib) {
+  const ballast = [];
+  for (let left = mib; left > 0; left -= 64) ballast.push(Buffer.alloc(Math.min(64, left) << 20, 1));
+  return ballast;
 }
 
 async function main() {
-  say(`fork() + one IPC round trip + exit, ${N} sequential per round, median of ${ROUNDS} rounds:`);
-  const light = await series('no ballast', 0);
-  const ballast = [];
-  for (let left = BALLAST; left > 0; left -= 64) ballast.push(Buffer.alloc(Math.min(64, left) << 20, 1));
-  const heavy = await series(`${BALLAST} MiB held`, BALLAST);
-  for (const name of Object.keys(light.out)) {
-    say(`${name}: with/without ballast ${(heavy.out[name] / light.out[name]).toFixed(3)}x`);
+  say(`fork() + one IPC round trip + exit, ${N} sequential per round, ${ROUNDS} rounds, 0 and ${BALLAST} MiB interleaved in each:`);
+  const holds = [0, BALLAST];
+  // cell key `${impl}/${hold}` → { rounds, gc, rss, steps }
+  const cells = new Map();
+  for (const hold of holds) {
+    for (const [key] of IMPLS) cells.set(`${key}/${hold}`, { rounds: [], gc: [], rss: 0, steps: { call: [], startup: [], exit: [] } });
   }
-  ballast.length = 0;
-  if (JSON_OUT) process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, cells: [...light.cells, ...heavy.cells] })}\n`);
+  for (const [, , cp] of IMPLS) await measure(cp, 2, null);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const hold of holds) {
+      if (hold > 0) held.push(...makeBallast(hold));
+      // The order alternates from round to round: whatever follows the
+      // making of the ballast (the kernel's work on 1 GiB of new pages)
+      // falls on both implementations alike.
+      const order = round % 2 === 0 ? IMPLS : [...IMPLS].reverse();
+      for (const [key, , cp] of order) {
+        const cell = cells.get(`${key}/${hold}`);
+        const { ms, gcPer } = await measure(cp, N, cell.steps);
+        cell.rounds.push(ms);
+        cell.gc.push(gcPer);
+        cell.rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+      }
+      held.length = 0;
+      gc();
+    }
+    say(`node: fork round ${round + 1} of ${ROUNDS}`);
+  }
+  const out = {};
+  const json = [];
+  for (const hold of holds) {
+    for (const [key, name] of IMPLS) {
+      const cell = cells.get(`${key}/${hold}`);
+      const m = median(cell.rounds);
+      out[`${name}/${hold}`] = m;
+      const st = cell.steps;
+      say(
+        `  ${String(hold).padStart(5)} MiB held (rss ${cell.rss} MiB) ${name.padEnd(24)} ${m.toFixed(2)} ms  (rounds: ${cell.rounds.map((v) => v.toFixed(2)).join(' ')})`,
+      );
+      say(
+        `        medians: the fork() call ${(median(st.call) / 1000).toFixed(2)} ms, to the child's first message ${(median(st.startup) / 1000).toFixed(2)} ms, then to 'exit' ${(median(st.exit) / 1000).toFixed(2)} ms; parent GC ${median(cell.gc).toFixed(3)} ms per cycle`,
+      );
+      json.push({
+        key,
+        label: name,
+        hold_mib: hold,
+        rss_mib: cell.rss,
+        n: N,
+        rounds_ms: cell.rounds,
+        call_us: st.call,
+        startup_us: st.startup,
+        exit_us: st.exit,
+        gc_ms_per_cycle: cell.gc,
+      });
+    }
+  }
+  for (const [, name] of IMPLS) {
+    say(`${name}: with/without ballast ${(out[`${name}/${BALLAST}`] / out[`${name}/0`]).toFixed(3)}x`);
+  }
+  if (JSON_OUT) process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, cells: json })}\n`);
 }
 
 main().catch((err) => {

@@ -65,6 +65,11 @@ impl Events {
                     std::mem::take(&mut queue.records)
                 };
                 on_drain(&records);
+                if crate::trace::on() {
+                    for record in records.chunks_exact(4) {
+                        crate::trace::stamp(record[1] as u32, crate::trace::Step::Delivered);
+                    }
+                }
                 Ok(Int32Array::new(records))
             })?;
         Ok(Events { queue, tsfn })

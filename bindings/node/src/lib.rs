@@ -29,6 +29,10 @@
 //! - `ping()`: a job on the spawner pool that only posts a `Pong` record
 //!   back (the benchmarks time the JS -> pool thread -> JS round trip, the
 //!   part of a spawn's latency that is thread hand-overs).
+//! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
+//!   steps (`trace.rs`), for the benchmarks' breakdown.
+//! - `benchSpawnWait(path, n, onPool, explicitEnv)`: the core's spawn +
+//!   wait inside this process, without the JS side (for the benchmarks).
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
 
@@ -39,6 +43,7 @@ mod registry;
 mod request;
 #[allow(unsafe_code)]
 mod sys;
+mod trace;
 mod waiter;
 
 use std::cell::RefCell;
@@ -90,11 +95,21 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     let id = registry::next_id();
     let pending = registry::Pending::new(id, events);
     fastspawn::Pool::global().run(move || {
+        trace::stamp(id, trace::Step::PoolStart);
         let outcome = match request.into_command() {
-            Ok(mut command) => match command.spawn() {
-                Ok(child) => registry::Outcome::Spawned(child),
-                Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
-            },
+            Ok(mut command) => {
+                trace::stamp(id, trace::Step::Built);
+                let spawned = command.spawn();
+                match spawned {
+                    Ok(child) => {
+                        trace::stamp(id, trace::Step::Spawned);
+                        registry::Outcome::Spawned(child)
+                    }
+                    Err(err) => {
+                        registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL))
+                    }
+                }
+            }
             Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
         };
         pending.settle(outcome);
@@ -177,10 +192,73 @@ pub fn send_with_fd(socket: i32, data: napi::bindgen_prelude::Buffer, fd: i32) -
     sys::send_with_fd(socket, &data, fd)
 }
 
+/// Starts (or stops) recording the native steps of each spawn, and
+/// forgets what was recorded (see `trace.rs`; for the benchmarks).
+#[napi]
+pub fn trace_on(on: bool) {
+    trace::set(on);
+}
+
+/// The recorded steps since the last call: `[id, step, ns]` triples.
+#[napi]
+pub fn trace_take() -> Vec<f64> {
+    trace::take()
+}
+
 /// Queues a job that only answers with a `Pong` record (for the benchmarks).
 #[napi]
 pub fn ping() -> Result<()> {
     let events = events()?;
     fastspawn::Pool::global().run(move || events.post(events::Kind::Pong, 0, 0, 0));
     Ok(())
+}
+
+/// `[µs per spawn + wait, µs per spawn alone]` of `path` (no arguments,
+/// stdio null), `n` times in a row through `fastspawn::Command`, on the
+/// calling thread or (`on_pool`) on a pool thread while the calling thread
+/// waits; with `explicit_env`, the process's environment is given
+/// variable by variable (`env_clear` + `envs`, as `spawn()` does with its
+/// snapshot) instead of inherited. For the benchmarks' breakdown: the
+/// core's own cost inside this process, without the JS side.
+#[napi]
+pub fn bench_spawn_wait(
+    path: String,
+    n: u32,
+    on_pool: bool,
+    explicit_env: bool,
+) -> Result<Vec<f64>> {
+    let vars: Vec<_> = std::env::vars_os().collect();
+    let run = move || -> std::result::Result<Vec<f64>, String> {
+        let n = n.max(1);
+        let t0 = std::time::Instant::now();
+        let mut spawning = std::time::Duration::ZERO;
+        for _ in 0..n {
+            let mut command = fastspawn::Command::new(&path);
+            if explicit_env {
+                command.env_clear();
+                command.envs(vars.iter().map(|(k, v)| (k, v)));
+            }
+            command
+                .stdin(fastspawn::Stdio::null())
+                .stdout(fastspawn::Stdio::null())
+                .stderr(fastspawn::Stdio::null());
+            let t = std::time::Instant::now();
+            let mut child = command.spawn().map_err(|e| e.to_string())?;
+            spawning += t.elapsed();
+            child.wait().map_err(|e| format!("{}: wait: {e}", path))?;
+        }
+        let per = |d: std::time::Duration| d.as_secs_f64() * 1e6 / f64::from(n);
+        Ok(vec![per(t0.elapsed()), per(spawning)])
+    };
+    let result = if on_pool {
+        let (tx, rx) = std::sync::mpsc::channel();
+        fastspawn::Pool::global().run(move || {
+            let _ = tx.send(run());
+        });
+        rx.recv()
+            .map_err(|_| Error::from_reason("fastspawn: the pool dropped the job"))?
+    } else {
+        run()
+    };
+    result.map_err(Error::from_reason)
 }

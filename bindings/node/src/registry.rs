@@ -204,6 +204,7 @@ pub fn reap(id: u32) -> bool {
         child
     });
     drop(entries);
+    crate::trace::stamp(id, crate::trace::Step::ExitPosted);
     events.post(Kind::Exited, id, code, signal);
     if let Some(child) = tree {
         watch_tree(id, child, events);

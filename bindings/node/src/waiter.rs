@@ -86,6 +86,7 @@ fn run() {
             Err(err) => panic!("fastspawn: the waiter's epoll_wait failed: {err}"),
         }
         for event in &events {
+            crate::trace::stamp(event.data.u64() as u32, crate::trace::Step::WaiterWoke);
             crate::registry::reap(event.data.u64() as u32);
         }
         if polling {

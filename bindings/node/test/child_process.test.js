@@ -301,11 +301,15 @@ describe('spawn, side by side with node:child_process', () => {
   it("a child's stdin reused as the next child's stdout", async () => {
     const r = await both(async (cp) => {
       const sink = cp.spawn('cat');
+      // The sink's 'spawn' is awaited before anything listens, so that
+      // neither implementation reports it: Node emits it on the next tick,
+      // the package when the pool thread's report arrives, which on a
+      // loaded machine can come after the writer below has closed.
+      await new Promise((resolve) => sink.once('spawn', resolve));
       const writer = cp.spawn('echo', ['through cat'], { stdio: ['ignore', sink.stdin, 'inherit'] });
       const wrote = await outcome(writer);
       sink.stdin.end();
-      // Its 'spawn' came long before this listens: where its data falls
-      // against 'exit' is not defined (and differs).
+      // Where its data falls against 'exit' is not defined (and differs).
       const { dataBeforeSpawn, ...rest } = await outcome(sink);
       void dataBeforeSpawn;
       return { wrote, sink: rest };

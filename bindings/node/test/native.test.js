@@ -137,6 +137,40 @@ describe('native side', () => {
     assert.equal(addon.liveChildren(), 0);
   });
 
+  it("traceOn() stamps each native step of a spawn in order, on process.hrtime's clock; off, nothing", async () => {
+    addon.traceOn(true);
+    const before = Number(process.hrtime.bigint());
+    const child = fastspawn.spawn('true', [], { stdio: 'ignore' });
+    await outcome(child);
+    const after = Number(process.hrtime.bigint());
+    const stamps = addon.traceTake();
+    addon.traceOn(false);
+    const mine = new Map();
+    for (let i = 0; i < stamps.length; i += 3) {
+      // Delivered (6) comes once per record of the child: keep the last.
+      if (stamps[i] === child._id) mine.set(stamps[i + 1], stamps[i + 2]);
+    }
+    // PoolStart, Built, Spawned, WaiterWoke, ExitPosted, Delivered.
+    assert.deepEqual([...mine.keys()].sort(), [1, 2, 3, 4, 5, 6]);
+    let last = before;
+    for (let step = 1; step <= 6; step++) {
+      assert.ok(mine.get(step) >= last, `step ${step} before the one ahead of it`);
+      last = mine.get(step);
+    }
+    assert.ok(last <= after);
+    await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+    assert.deepEqual(addon.traceTake(), []);
+  });
+
+  it('benchSpawnWait runs the program n times (no zombie left) and names a missing one', () => {
+    for (const [onPool, explicitEnv] of [[false, false], [true, true]]) {
+      const [total, spawning] = addon.benchSpawnWait('/bin/true', 5, onPool, explicitEnv);
+      assert.ok(total > 0 && spawning > 0 && spawning <= total, `${total} ${spawning}`);
+    }
+    assert.deepEqual(zombies(), []);
+    assert.throws(() => addon.benchSpawnWait('/nonexistent/fastspawn-bench', 1, true, false), /nonexistent\/fastspawn-bench/);
+  });
+
   it('kill() goes through the pidfd: after the child was reaped it signals nothing', async () => {
     const child = fastspawn.spawn('true', [], { stdio: 'ignore' });
     const pid = child.pid;

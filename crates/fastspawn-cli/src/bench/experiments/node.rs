@@ -9,7 +9,8 @@
 //! every `spawn()` call with 16 children in flight, the calls during which
 //! the JS thread was preempted apart. `bindings/node/bench/fork.js --json`
 //! times the package's `fork()` + one IPC round trip + exit against
-//! `node:child_process.fork()`, with 0 and then 1 GiB held by the parent.
+//! `node:child_process.fork()`, with 0 and 1 GiB held by the parent,
+//! interleaved in every round.
 //! Both print one JSON document, which this module turns into measurements.
 
 use std::io::{BufRead, BufReader};
@@ -493,7 +494,7 @@ fn fork_table(ms: &[Measurement]) -> Table {
         header,
         rows,
         notes: vec![
-            "The child is stock Node (bindings/node/bench/fork-child.js): it answers the parent's first message and exits on the second; time from the fork() call to 'exit', sequential, both implementations in turn in each round. The parent's heap is Buffers written once. Goal for the package: flat within 5%.".into(),
+            "The child is stock Node (bindings/node/bench/fork-child.js): it answers the parent's first message and exits on the second; time from the fork() call to 'exit', sequential, both implementations in turn at both heap sizes in each round (the ballast is made before and freed after the heavy half of each round, so a change of the machine's load between the sizes cannot pass for a slope). The parent's heap is Buffers written once. `node bindings/node/bench/fork.js` also splits each cycle into the call, the child's start-up and its exit, and sums the parent's GC. Goal for the package: flat within 5%.".into(),
             "The fork() call: the median time the call itself held the event loop in each round (node:child_process forks the parent there).".into(),
         ],
     }
