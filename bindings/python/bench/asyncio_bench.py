@@ -109,6 +109,9 @@ async def hold(m, child, n, steps=None):
             start = len(timer.calls)
             p = await m.create_subprocess_exec(*child)
             await p.wait()
+            # A turn of the loop of its own between two spawns, so that no
+            # callback does the end of one and the start of the next.
+            await asyncio.sleep(0)
             # The step that resumes here (and starts the next spawn) is
             # counted with the next spawn; the last one is not timed.
             mine = timer.calls[start:]
@@ -122,7 +125,8 @@ async def hold(m, child, n, steps=None):
                 for ns, pre, callback in mine:
                     name = callback_name(callback)
                     seen[name] = seen.get(name, 0) + 1
-                    steps.append((f"{name} #{seen[name]}", ns, pre))
+                    nth = seen[name]
+                    steps.append((f"{name} #{nth}" if nth < 4 else f"{name} #4+", ns, pre))
     return per_spawn
 
 
