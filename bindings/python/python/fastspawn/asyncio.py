@@ -356,8 +356,24 @@ def _fileno(obj):
     return obj if isinstance(obj, int) else obj.fileno()
 
 
+# _start's arguments past args and shell for a call with no keywords and
+# inherited stdio (what the slow path below computes for that call).
+_DEFAULTS = (None, None, (-1, -1, -1), (), True, False, None, None, None, None, -1, True,
+             (None, [], None, [], False, (False, False)))  # fmt: skip
+
+
 async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     loop = asyncio.get_running_loop()
+    if not kwds and stdin is None and stdout is None and stderr is None:
+        # The common call: no argument to check, no pipe to make or connect.
+        spawner = _spawner(loop)
+        token, future = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
+        try:
+            child = await future
+        except BaseException:
+            spawner.cancel(token, future)
+            raise
+        return Process(child, loop, spawner, token)
     for name, wrong in (("universal_newlines", lambda v: v), ("text", lambda v: v),
                         ("encoding", lambda v: v is not None),
                         ("errors", lambda v: v is not None)):  # fmt: skip
