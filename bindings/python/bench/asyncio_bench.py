@@ -2,13 +2,20 @@
 
 - throughput: M spawns of CHILD, at most K in flight (each awaits exit),
   spawns per second and CPU per spawn (this process and its children);
-- loop hold: one spawn at a time while a ticker task yields to the loop
-  (asyncio.sleep(0)) and times how long each turn away took; per spawn, the
-  longest such gap is the time the spawn held the loop. p50 and p99 over all
-  spawns, and p99 over the gaps in which the kernel did not preempt the loop
-  thread (its involuntary context switch count, RUSAGE_THREAD, did not move).
+- loop hold: one spawn at a time (create_subprocess_exec, then wait), with
+  every callback the loop runs timed on its own (task steps, the callbacks
+  of add_reader and call_soon): the synchronous part of the spawn call and
+  each callback the loop then runs for that spawn. Per spawn, its longest
+  callback is the time the spawn held the loop; p50 and p99 over all
+  spawns, and p99 over the spawns none of whose callbacks was preempted
+  (the loop thread's involuntary context switch count, RUSAGE_THREAD, did
+  not move during it). The time the loop spends in epoll between callbacks
+  is not a hold: other tasks could run then.
 
   python bench/asyncio_bench.py [--rounds 5] [--m 2000] [--k 16] [--hold 500] [--json] -- CHILD
+
+Without --json it also prints, per implementation, every kind of callback
+one spawn makes the loop run, with its p50/p99 (not preempted).
 
 With --json it prints one JSON document instead of the text (read by the
 benchmark CLI's `python-async` experiment): per implementation, the figures
@@ -50,33 +57,76 @@ async def throughput(m, child, k, n):
     return n / (time.perf_counter() - t0), (cpu() - c0) / n * 1e6
 
 
-async def hold(m, child, n):
-    spawning = True
-    gaps = []  # (gap seconds, preempted)
+def callback_name(cb):
+    """What a loop callback is: a task step names its coroutine."""
+    owner = getattr(cb, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        return f"task step: {owner.get_coro().__qualname__}"
+    return getattr(cb, "__qualname__", repr(cb))
 
-    async def ticker():
-        while spawning:
-            t = time.perf_counter()
-            ivcsw = resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw
-            await asyncio.sleep(0)
-            gaps.append(
-                (
-                    time.perf_counter() - t,
-                    resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw != ivcsw,
-                )
-            )
 
-    tick = asyncio.ensure_future(ticker())
-    await asyncio.sleep(0)
+class CallbackTimer:
+    """Times every callback the loop runs (asyncio's ``Handle._run``: task
+    steps, ``call_soon`` callbacks and ``add_reader`` callbacks alike), each
+    with whether the kernel preempted the loop thread during it (its
+    involuntary context switch count, RUSAGE_THREAD, moved). Only for the
+    loops of this module (pure-Python handles; not uvloop)."""
+
+    def __init__(self):
+        self.calls = []  # (ns, preempted, name)
+
+    def __enter__(self):
+        run = self._original = asyncio.events.Handle._run
+        calls = self.calls
+        clock = time.perf_counter_ns
+        usage = resource.getrusage
+        thread = resource.RUSAGE_THREAD
+
+        def timed(handle):
+            callback = handle._callback  # (None once cancelled)
+            before = usage(thread).ru_nivcsw
+            t0 = clock()
+            run(handle)
+            t1 = clock()
+            calls.append((t1 - t0, usage(thread).ru_nivcsw != before, callback))
+
+        asyncio.events.Handle._run = timed
+        return self
+
+    def __exit__(self, *exc):
+        asyncio.events.Handle._run = self._original
+
+
+async def hold(m, child, n, steps=None):
+    """One spawn at a time: per spawn, its longest loop callback (the
+    synchronous part of create_subprocess_exec and every callback the loop
+    then runs for that spawn, each timed on its own) and whether that
+    spawn had a preempted callback. ``steps``, if given, collects every
+    callback's (name, ns, preempted)."""
     per_spawn = []
-    for _ in range(n):
-        start = len(gaps)
-        p = await m.create_subprocess_exec(*child)
-        await p.wait()
-        mine = gaps[start:] or [(0.0, False)]
-        per_spawn.append(max(mine))
-    spawning = False
-    await tick
+    with CallbackTimer() as timer:
+        for _ in range(n):
+            start = len(timer.calls)
+            p = await m.create_subprocess_exec(*child)
+            await p.wait()
+            # A turn of the loop of its own between two spawns, so that no
+            # callback does the end of one and the start of the next.
+            await asyncio.sleep(0)
+            # The step that resumes here (and starts the next spawn) is
+            # counted with the next spawn; the last one is not timed.
+            mine = timer.calls[start:]
+            if not mine:
+                per_spawn.append((0.0, False))
+                continue
+            longest = max(ns for ns, _, _ in mine)
+            per_spawn.append((longest / 1e9, any(pre for _, pre, _ in mine)))
+            if steps is not None:
+                seen = {}
+                for ns, pre, callback in mine:
+                    name = callback_name(callback)
+                    seen[name] = seen.get(name, 0) + 1
+                    nth = seen[name]
+                    steps.append((f"{name} #{nth}" if nth < 4 else f"{name} #4+", ns, pre))
     return per_spawn
 
 
@@ -121,6 +171,7 @@ def main():
     rates = {name: [] for name in IMPLS}
     holds = {name: [] for name in IMPLS}
     rounds = {name: [] for name in IMPLS}
+    steps = {name: [] for name in IMPLS}
     for i in range(args.rounds):
         # Interleaved, and each round starts with the other implementation.
         order = list(IMPLS.items()) if i % 2 == 0 else list(reversed(IMPLS.items()))
@@ -128,7 +179,7 @@ def main():
             t0 = time.perf_counter()
             rate, cpu_us = asyncio.run(throughput(m, child, args.k, args.m))
             wall = time.perf_counter() - t0
-            gaps = asyncio.run(hold(m, child, args.hold))
+            gaps = asyncio.run(hold(m, child, args.hold, None if args.json else steps[name]))
             rates[name].append((rate, cpu_us))
             holds[name] += gaps
             rounds[name].append(round_figures(rate, cpu_us, wall, gaps))
@@ -163,6 +214,17 @@ def main():
             f"  {name:20} {pct(all_gaps, 0.5) * 1e6:8.1f} {pct(all_gaps, 0.99) * 1e6:8.1f} "
             f"{pct(calm, 0.99) * 1e6:8.1f}  ({len(all_gaps) - len(calm)} of {len(all_gaps)})"
         )
+    print("loop callbacks per spawn (µs, not preempted): calls per spawn, p50, p99")
+    for name in IMPLS:
+        print(f"  {name}")
+        spawns = len(holds[name]) or 1
+        kinds = {}
+        for kind, ns, pre in steps[name]:
+            kinds.setdefault(kind, []).append(None if pre else ns / 1e3)
+        for kind, values in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            calm = [v for v in values if v is not None]
+            print(f"    {kind[:60]:60} {len(values) / spawns:5.2f} "
+                  f"{pct(calm, 0.5):7.1f} {pct(calm, 0.99):7.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,20 +1,25 @@
 //! Spawns for `fastspawn.asyncio`: the event loop hands a request to
-//! fastspawn's spawner threads and goes on; finished spawns come back
-//! through one eventfd per loop, which the loop watches with `add_reader`.
+//! fastspawn's spawner threads and goes on; finished spawns *and* exited
+//! children come back through one epoll fd per loop, the only fd the loop
+//! watches (`add_reader`).
 //!
 //! The loop's cost per spawn is building the command (argv, env, dup of the
 //! fds it names) and a push on the pool's queue; it never runs a clone or an
-//! exec. A spawner thread pushes the result on this `Spawner`'s queue and
-//! writes the eventfd only when the queue was empty, so a burst of spawns
-//! wakes the loop once; the loop then takes every finished spawn in one
-//! `drain`.
+//! exec. A spawner thread adds the new child's pidfd to the `Spawner`'s
+//! epoll, pushes the result on its queue and writes its eventfd (also in
+//! that epoll) only when the queue was empty, so a burst of spawns wakes
+//! the loop once. One `drain` then takes every finished spawn and reaps
+//! every child whose pidfd became readable: exits cost the loop no
+//! `add_reader`/`remove_reader` per child (each a selector update in
+//! Python), and several exits share one wake-up. No thread waits for
+//! anything: the epoll is level-triggered and only read by the loop.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rustix::event::EventfdFlags;
+use rustix::event::{EventfdFlags, Timespec, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use crate::child::Child;
@@ -35,8 +40,19 @@ struct Queue {
 
 struct Shared {
     eventfd: OwnedFd,
+    /// The eventfd (key [`EVENTFD_KEY`]) and every child's pidfd (key: its
+    /// token), level-triggered.
+    epoll: OwnedFd,
     queue: Mutex<Queue>,
 }
+
+/// The epoll key of the eventfd (tokens count up from 0).
+const EVENTFD_KEY: u64 = u64::MAX;
+
+/// What `drain` returns per event: a spawned child, a failed spawn, an exit.
+const SPAWNED: u8 = 0;
+const FAILED: u8 = 1;
+const EXITED: u8 = 2;
 
 impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -55,6 +71,8 @@ fn discard(mut child: fastspawn::Child) {
 #[pyclass(module = "fastspawn._fastspawn", frozen)]
 pub struct Spawner {
     shared: Arc<Shared>,
+    /// The children handed to Python whose exit is not reaped yet, by token.
+    watched: Mutex<HashMap<u64, Py<Child>>>,
 }
 
 #[pymethods]
@@ -63,17 +81,28 @@ impl Spawner {
     fn new() -> PyResult<Spawner> {
         let eventfd = rustix::event::eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK)
             .map_err(std::io::Error::from)?;
+        let epoll = epoll::create(epoll::CreateFlags::CLOEXEC).map_err(std::io::Error::from)?;
+        epoll::add(
+            &epoll,
+            &eventfd,
+            epoll::EventData::new_u64(EVENTFD_KEY),
+            epoll::EventFlags::IN,
+        )
+        .map_err(std::io::Error::from)?;
         Ok(Spawner {
             shared: Arc::new(Shared {
                 eventfd,
+                epoll,
                 queue: Mutex::new(Queue::default()),
             }),
+            watched: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The eventfd that becomes readable when spawns have finished.
+    /// The epoll fd that becomes readable when spawns have finished or
+    /// children have exited.
     fn fileno(&self) -> i32 {
-        self.shared.eventfd.as_raw_fd()
+        self.shared.epoll.as_raw_fd()
     }
 
     /// Queues a spawn; its result comes back from `drain` with `token`.
@@ -95,16 +124,29 @@ impl Spawner {
                 }
                 return;
             }
-            let wake = queue.done.is_empty();
+            // The pidfd joins the epoll (one-shot: reported once, then
+            // disarmed, so a reaped child needs no EPOLL_CTL_DEL), the
+            // child the queue and the eventfd is written, all under the
+            // queue's lock: when `drain` sees the exit of a token it has not
+            // taken from the queue yet, that child is in the queue by then.
+            if let Ok(child) = &result {
+                if let Some(pidfd) = child.pidfd() {
+                    let _ = epoll::add(
+                        &shared.epoll,
+                        pidfd,
+                        epoll::EventData::new_u64(token),
+                        epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
+                    );
+                }
+            }
+            if queue.done.is_empty() {
+                let _ = rustix::io::write(&shared.eventfd, &1u64.to_ne_bytes());
+            }
             queue.done.push(Finished {
                 token,
                 result,
                 names,
             });
-            drop(queue);
-            if wake {
-                let _ = rustix::io::write(&shared.eventfd, &1u64.to_ne_bytes());
-            }
         });
         Ok(())
     }
@@ -127,15 +169,75 @@ impl Spawner {
         }
     }
 
-    /// Every spawn finished since the last call, as `(token, ok, value)`:
-    /// a `Child` when `ok`, else the exception to raise.
+    /// Every spawn finished and every child exited since the last call, as
+    /// `(token, kind, value)`: kind 0, a `Child`; kind 1, the exception of
+    /// a failed spawn; kind 2, the raw wait status of an exited child
+    /// (reaped here; a child reaped elsewhere reads as status 255 << 8, as
+    /// in asyncio).
     fn drain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let mut counter = [0u8; 8];
         // Reset the eventfd before taking the queue: a result pushed after
         // the take writes it again (see the module's documentation).
         let _ = rustix::io::read(&self.shared.eventfd, &mut counter);
-        let finished = std::mem::take(&mut self.shared.lock().done);
         let out = PyList::empty(py);
+        let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
+        self.take_finished(py, &out, &mut watched)?;
+        let mut events = Vec::with_capacity(64);
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        loop {
+            events.clear();
+            epoll::wait(
+                &self.shared.epoll,
+                rustix::buffer::spare_capacity(&mut events),
+                Some(&now),
+            )
+            .map_err(std::io::Error::from)?;
+            let full = events.len() == events.capacity();
+            for event in &events {
+                let token = event.data.u64();
+                if token == EVENTFD_KEY {
+                    continue; // read above
+                }
+                if !watched.contains_key(&token) {
+                    // Pushed after the take above (see `submit`): take again.
+                    self.take_finished(py, &out, &mut watched)?;
+                }
+                let Some(child) = watched.get(&token) else {
+                    continue; // cancelled meanwhile: discarded by `cancel`
+                };
+                let status = match child.get().reap(py) {
+                    Ok(Some(status)) => status,
+                    Ok(None) => {
+                        // Not an exit after all: armed again.
+                        child.get().watch(&self.shared.epoll, token);
+                        continue;
+                    }
+                    Err(_) => 255 << 8,
+                };
+                watched.remove(&token);
+                out.append((token, EXITED, status))?;
+            }
+            if !full {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Spawner {
+    /// Moves the finished spawns from the queue to `out` (and the children
+    /// with a pidfd to `watched`).
+    fn take_finished(
+        &self,
+        py: Python<'_>,
+        out: &Bound<'_, PyList>,
+        watched: &mut HashMap<u64, Py<Child>>,
+    ) -> PyResult<()> {
+        let finished = std::mem::take(&mut self.shared.lock().done);
         for Finished {
             token,
             result,
@@ -143,10 +245,17 @@ impl Spawner {
         } in finished
         {
             match result {
-                Ok(child) => out.append((token, true, Child::new(child)))?,
-                Err(err) => out.append((token, false, names.error(py, err).into_value(py)))?,
+                Ok(child) => {
+                    let has_pidfd = child.pidfd().is_some();
+                    let child = Py::new(py, Child::new(child))?;
+                    if has_pidfd {
+                        watched.insert(token, child.clone_ref(py));
+                    }
+                    out.append((token, SPAWNED, child))?;
+                }
+                Err(err) => out.append((token, FAILED, names.error(py, err).into_value(py)))?,
             }
         }
-        Ok(out)
+        Ok(())
     }
 }

@@ -57,9 +57,22 @@ impl Child {
         Ok(child)
     }
 
+    /// Arms the child's pidfd, already in `epoll` (a `Spawner`'s, which
+    /// added it one-shot with key `token`), for one more report.
+    pub(crate) fn watch(&self, epoll: &std::os::fd::OwnedFd, token: u64) {
+        if let Some(fd) = self.pidfd {
+            let _ = rustix::event::epoll::modify(
+                epoll,
+                sys::borrow_pidfd(fd),
+                rustix::event::epoll::EventData::new_u64(token),
+                rustix::event::epoll::EventFlags::IN | rustix::event::epoll::EventFlags::ONESHOT,
+            );
+        }
+    }
+
     /// Reaps the child if it has exited; never blocks for long (the lock
     /// is only ever held for a non-blocking call).
-    fn reap(&self, py: Python<'_>) -> PyResult<Option<i32>> {
+    pub(crate) fn reap(&self, py: Python<'_>) -> PyResult<Option<i32>> {
         let mut child = self.lock();
         child
             .try_wait()

@@ -121,6 +121,38 @@ def test_many_in_flight(no_leaks):
     assert a == b == [i % 5 for i in range(64)]
 
 
+def test_exits_come_through_one_fd_the_loop_watches(no_leaks):
+    # The loop watches one fd per loop however many children run (their
+    # pidfds sit in the spawner's epoll), every exit reaches its Process,
+    # children that exit before their Process exists included, and a
+    # status read first by poll (send_signal) is the one wait returns.
+    async def run():
+        loop = asyncio.get_running_loop()
+        watched = len(loop._selector.get_map())
+        first = await fa.create_subprocess_exec("true")
+        one = len(loop._selector.get_map())
+        sleepers = await asyncio.gather(
+            *[fa.create_subprocess_exec("sleep", "0.3") for _ in range(16)]
+        )
+        during = len(loop._selector.get_map())
+        quick = await asyncio.gather(
+            *[fa.create_subprocess_exec("sh", "-c", f"exit {i}") for i in range(32)]
+        )
+        await asyncio.sleep(0.1)  # all of them exited meanwhile
+        early = await asyncio.gather(*[p.wait() for p in quick])
+        sleepers[0].kill()
+        killed = await sleepers[0].wait()
+        rest = await asyncio.gather(*[p.wait() for p in sleepers[1:]])
+        return watched, one, during, await first.wait(), early, killed, rest
+
+    watched, one, during, first, early, killed, rest = asyncio.run(run())
+    assert one == watched + 1 and during == one
+    assert first == 0
+    assert early == list(range(32))
+    assert killed == -signal.SIGKILL
+    assert rest == [0] * 15
+
+
 def test_no_sigchld_handler_no_watcher_thread(no_leaks):
     async def run():
         threads = threading.active_count()

@@ -420,3 +420,53 @@ def test_run_and_call_skip_popen_when_they_can(monkeypatch, no_leaks):
     assert (info.value.returncode, info.value.output) == (2, b"x\n")
     with pytest.raises(FileNotFoundError):
         fs.run(["/nonexistent/program"], capture_output=True)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"close_fds": False}, {"env": {"A": "1"}, "cwd": "/"}, {"user": os.geteuid()},
+     {"pass_fds": (), "start_new_session": True, "restore_signals": False}],
+)  # fmt: skip
+def test_popen_fast_path_leaves_the_object_as_the_standard_library(kwargs, monkeypatch, no_leaks):
+    # Popen's fast path (common arguments: no stdio, no text mode) skips
+    # the standard library's __init__; the object must still look the same
+    # as one made by that __init__, and as one made by fastspawn's slow path.
+    def state(p):
+        return {k: v for k, v in vars(p).items() if k not in ("_waitpid_lock", "pid")}
+
+    argv = ["sh", "-c", "exit 3"]
+    with std.Popen(argv, **kwargs) as s:
+        s.wait()
+    with fs.Popen(argv, **kwargs) as f:
+        assert f.engine != "fork"
+        assert f.wait() == 3
+    with fs.Popen(argv, bufsize=-1, **kwargs) as slow:  # bufsize: not a fast-path keyword
+        slow.wait()
+    assert type(f._waitpid_lock) is type(s._waitpid_lock)
+    with fs.Popen(["true"]) as other:
+        other.wait()
+    assert other._waitpid_lock is not f._waitpid_lock  # a lock of its own
+    own = ("_fs_child", "_fs_extras", "engine", "pidfd")
+    expected = state(s)
+    assert {k: v for k, v in state(f).items() if k not in own} == expected
+    assert state(slow).keys() == state(f).keys()
+    assert {k: v for k, v in state(slow).items() if k not in own} == expected
+    # The slow path stays in use for what the fast path does not take.
+    used = []
+    monkeypatch.setattr(fs.Popen, "_fs_fast_init", lambda *a, **k: used.append(a))
+    for other in ({"stdout": fs.DEVNULL}, {"text": True}, {"user": -1}, {"bufsize": 0}):
+        try:
+            with fs.Popen(["true"], **other) as p:
+                p.wait()
+        except ValueError:
+            assert other == {"user": -1}
+    assert used == []
+    fs.Popen(["true"])  # the patched fast path: no child
+    assert len(used) == 1
+
+
+def test_popen_fast_path_errors_match_the_standard_library(no_leaks):
+    for argv in (["/nonexistent/program"], ["sh\0x"], [], "/"):
+        a, b = raised(lambda m, argv=argv: m.Popen(argv))
+        assert type(a) is type(b), argv
+        assert getattr(a, "filename", None) == getattr(b, "filename", None)

@@ -5,12 +5,13 @@ The returned object has ``asyncio.subprocess.Process``'s API (``pid``,
 ``communicate``, ``send_signal``, ``terminate``, ``kill``), but:
 
 - the event loop never runs a clone or an exec: it encodes the request and
-  hands it to one of fastspawn's spawner threads; the finished spawns of a
-  loop come back through one eventfd the loop watches (``add_reader``), so a
-  burst of spawns wakes the loop once;
-- the exit of a child arrives through its pidfd, registered with the loop
-  (``add_reader``): no SIGCHLD handler, no child watcher, no thread per
-  child, and no other library's children are reaped by mistake.
+  hands it to one of fastspawn's spawner threads;
+- the exit of a child arrives through its pidfd: no SIGCHLD handler, no
+  child watcher, no thread per child, and no other library's children are
+  reaped by mistake. The pidfds of a loop's children and the spawner's
+  eventfd sit in one epoll fd, the only fd the loop watches
+  (``add_reader``), so finished spawns and exits share the loop's
+  wake-ups and a spawn costs the loop no selector update.
 
 It works on any loop with ``add_reader`` (the default selector loops,
 uvloop). The keywords are those of ``asyncio.create_subprocess_exec`` (the
@@ -51,11 +52,17 @@ _DEFAULT_LIMIT = 2**16
 
 
 class _LoopSpawner:
-    """The spawner of one event loop: submits requests, resolves futures."""
+    """The spawner of one event loop: submits requests, resolves futures,
+    and hands exits to their ``Process``."""
 
     def __init__(self, loop):
         self._spawner = _fastspawn.Spawner()
-        self._pending = {}
+        self._pending = {}  # token -> the future of its spawn
+        # token -> a weak reference to its Process, until it exits (a strong
+        # one would keep the Process, hence the loop, alive from here).
+        self._processes = {}
+        self._early = {}  # token -> wait status, exited before its Process was made
+        self._unclaimed = set()  # tokens spawned, Process not made yet
         self._tokens = itertools.count()
         loop.add_reader(self._spawner.fileno(), self._drain)
 
@@ -66,23 +73,43 @@ class _LoopSpawner:
         self._pending[token] = future
         return token, future
 
+    def claim(self, token, process):
+        """``process`` owns the child of ``token``: its exit goes to it."""
+        self._unclaimed.discard(token)
+        status = self._early.pop(token, None)
+        if status is None:
+            self._processes[token] = weakref.ref(process)
+        else:
+            process._exited(status)
+
     def cancel(self, token, future):
         """The caller stopped waiting for ``future``: its child, if it gets
         one, is killed and reaped."""
         self._pending.pop(token, None)
+        self._unclaimed.discard(token)
+        self._early.pop(token, None)
         if future.done() and not future.cancelled() and future.exception() is None:
             _abandon(future.result())
         else:
             self._spawner.cancel(token)
 
     def _drain(self):
-        for token, ok, value in self._spawner.drain():
+        for token, kind, value in self._spawner.drain():
+            if kind == 2:  # an exit (the child was reaped)
+                ref = self._processes.pop(token, None)
+                process = None if ref is None else ref()
+                if process is not None:
+                    process._exited(value)
+                elif token in self._unclaimed:
+                    self._early[token] = value
+                continue
             future = self._pending.pop(token, None)
             if future is None or future.done():
                 # The awaiting task was cancelled: nobody will own this child.
-                if ok:
+                if kind == 0:
                     _abandon(value)
-            elif ok:
+            elif kind == 0:
+                self._unclaimed.add(token)
                 future.set_result(value)
             else:
                 future.set_exception(value)
@@ -149,7 +176,7 @@ class Process:
     """A child started by ``create_subprocess_exec``/``_shell``, with
     ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
 
-    def __init__(self, child, loop):
+    def __init__(self, child, loop, spawner, token):
         self._child = child
         self._loop = loop
         self.pid = child.pid
@@ -160,9 +187,9 @@ class Process:
         self._transports = {}
         self._transport = _Transport(self)
         self._pipes_open = 0
-        self._exit = loop.create_future()
+        self._waiters = []
         if child.pidfd is not None:
-            loop.add_reader(child.pidfd, self._check_exit)
+            spawner.claim(token, self)  # the spawner's epoll has its pidfd
         else:  # no pidfds (Linux < 5.3): a thread waits
             waiting = loop.run_in_executor(None, child.wait)
             waiting.add_done_callback(lambda _: self._check_exit())
@@ -171,6 +198,8 @@ class Process:
         return f"<{self.__class__.__name__} {self.pid}>"
 
     def _check_exit(self):
+        """Reaps the child if it has exited (the spawner's drain does it
+        too; both see the same status)."""
         try:
             status = self._child.poll()
         except ChildProcessError:
@@ -178,13 +207,17 @@ class Process:
             # one of asyncio's child watchers): its status is lost. asyncio
             # reports 255 then.
             status = 255 << 8
-        if status is None:
+        if status is not None:
+            self._exited(status)
+
+    def _exited(self, status):
+        if self.returncode is not None:
             return
-        if self.pidfd is not None:
-            self._loop.remove_reader(self.pidfd)
         self.returncode = os.waitstatus_to_exitcode(status)
-        if not self._exit.done():
-            self._exit.set_result(self.returncode)
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(self.returncode)
 
     def _pipe_closed(self):
         self._pipes_open -= 1
@@ -225,7 +258,11 @@ class Process:
 
     async def wait(self):
         """Waits for the child to exit; returns its return code."""
-        return await asyncio.shield(self._exit)
+        if self.returncode is not None:
+            return self.returncode
+        waiter = self._loop.create_future()
+        self._waiters.append(waiter)
+        return await waiter
 
     def _check_alive(self):
         # asyncio raises ProcessLookupError once the child has exited and
@@ -319,8 +356,24 @@ def _fileno(obj):
     return obj if isinstance(obj, int) else obj.fileno()
 
 
+# _start's arguments past args and shell for a call with no keywords and
+# inherited stdio (what the slow path below computes for that call).
+_DEFAULTS = (None, None, (-1, -1, -1), (), True, False, None, None, None, None, -1, True,
+             (None, [], None, [], False, (False, False)))  # fmt: skip
+
+
 async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     loop = asyncio.get_running_loop()
+    if not kwds and stdin is None and stdout is None and stderr is None:
+        # The common call: no argument to check, no pipe to make or connect.
+        spawner = _spawner(loop)
+        token, future = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
+        try:
+            child = await future
+        except BaseException:
+            spawner.cancel(token, future)
+            raise
+        return Process(child, loop, spawner, token)
     for name, wrong in (("universal_newlines", lambda v: v), ("text", lambda v: v),
                         ("encoding", lambda v: v is not None),
                         ("errors", lambda v: v is not None)):  # fmt: skip
@@ -409,7 +462,7 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
             os.close(fd)
         spawner.cancel(token, future)
         raise
-    process = Process(child, loop)
+    process = Process(child, loop, spawner, token)
     try:
         await process._connect(limit, parent_in, parent_out, parent_err)
     except BaseException:

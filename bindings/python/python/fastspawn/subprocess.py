@@ -45,6 +45,7 @@ import os
 import signal as _signal
 import subprocess as _std
 import sys
+import threading as _threading
 from subprocess import (
     DEVNULL,
     PIPE,
@@ -349,12 +350,50 @@ class Popen(_std.Popen):
                     "to use them)"
                 )
         self._fs_extras = (pdeathsig, rlimits, cgroup, fds, bool(require_vfork), contained)
+        if _FAST_INIT is not None and not positional and _FAST_POPEN_KEYS.issuperset(kwargs):
+            user = kwargs.get("user")
+            if (
+                (user is None or (type(user) is int and user >= 0))
+                and (kwargs.get("close_fds", True) is True or not kwargs.get("pass_fds"))
+                and kwargs.get("stdin") is None
+                and kwargs.get("stdout") is None
+                and kwargs.get("stderr") is None
+            ):
+                self._fs_fast_init(args, user, **kwargs)
+                return
         if not _HAS_PROCESS_GROUP:
             group = kwargs.pop("process_group", None)
             if group is not None and (isinstance(group, bool) or not isinstance(group, int)):
                 raise TypeError("process_group must be an int")
             self._fs_process_group = -1 if group is None else group
         super().__init__(args, *positional, **kwargs)
+
+    def _fs_fast_init(self, args, uid, executable=None, close_fds=True, pass_fds=(), cwd=None,
+                      env=None, restore_signals=True, start_new_session=False, user=None,
+                      stdin=None, stdout=None, stderr=None):  # fmt: skip
+        """``__init__`` for the common call: inherited stdio, no text mode,
+        none of the arguments the standard library's ``__init__`` checks
+        itself. It leaves the object as that ``__init__`` would (the same
+        attributes, copied from ``_FAST_INIT``), minus its argument
+        handling, ``_get_handles`` and ``_close_pipe_fds``, which have
+        nothing to do for these arguments."""
+        _std._cleanup()
+        attrs = self.__dict__
+        attrs.update(_FAST_INIT)
+        attrs["_waitpid_lock"] = _threading.Lock()
+        attrs["args"] = args
+        child = _start(
+            _fastspawn.spawn,
+            args, executable, False, cwd, env, _INHERIT,
+            pass_fds, close_fds, start_new_session, -1,
+            uid, None, None, -1, restore_signals, self._fs_extras,
+        )  # fmt: skip
+        attrs["pid"] = child.pid
+        attrs["_child_created"] = True
+        attrs["_closed_child_pipe_fds"] = True
+        attrs["_fs_child"] = child
+        attrs["pidfd"] = child.pidfd
+        attrs["engine"] = child.engine
 
     def _execute_child(
         self,
@@ -537,6 +576,44 @@ class Popen(_std.Popen):
     def usage(self):
         """The tree's ``TreeUsage``. Needs the cgroup."""
         return TreeUsage(*self._tree("usage").usage())
+
+
+# The keywords Popen's fast path takes (with stdin/stdout/stderr None only).
+_FAST_POPEN_KEYS = frozenset((
+    "executable", "close_fds", "pass_fds", "cwd", "env", "restore_signals", "start_new_session",
+    "user", "stdin", "stdout", "stderr",
+))  # fmt: skip
+_INHERIT = (-1, -1, -1)
+
+
+def _fast_init_attrs():
+    """The attributes the standard library's ``Popen.__init__`` gives an
+    object made with default arguments, before ``_execute_child`` adds its
+    own (this interpreter's version, read by running that ``__init__`` with
+    the spawn left out). ``None`` (no fast path) if any of them is not a
+    plain immutable value that objects can share."""
+
+    class Probe(_std.Popen):
+        def _execute_child(self, *args):
+            pass
+
+        def __del__(self):
+            pass
+
+    try:
+        attrs = dict(Probe(["probe"]).__dict__)
+    except Exception:
+        return None
+    for name in ("args", "_waitpid_lock"):
+        if attrs.pop(name, None) is None:
+            return None
+    for value in attrs.values():
+        if value is not None and type(value) not in (bool, int, float, str):
+            return None
+    return attrs
+
+
+_FAST_INIT = _fast_init_attrs()
 
 
 def call(*popenargs, timeout=None, **kwargs):

@@ -5,8 +5,8 @@
 //! the benchmark's venv (`target/bench-venv`, or `FASTSPAWN_BENCH_PYTHON`):
 //! per round, both implementations in turn (the order alternates), each
 //! spawning the static noop child M times with 16 in flight, then one at a
-//! time while a ticker task times how long each spawn held the loop. Each
-//! round is one repetition here.
+//! time with every loop callback timed on its own (how long each spawn held
+//! the loop). Each round is one repetition here.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ use crate::export::{Chart, ChartKind, Table};
 
 pub struct PythonAsync;
 
-const ABOUT: &str = "Python asyncio (issue 12): `asyncio.create_subprocess_exec` (the standard library: clone and exec on the loop thread, a watcher thread per child) against `fastspawn.asyncio.create_subprocess_exec` (the spawn runs on fastspawn's spawner threads, the exit arrives through the child's pidfd registered with the loop), on the static noop child, run in the benchmark venv's CPython. Throughput: spawn + wait with 16 in flight. Loop hold: one spawn at a time while a ticker task yields to the loop; per spawn, the longest turn the ticker waited is the time the spawn held the loop.";
+const ABOUT: &str = "Python asyncio (issue 12): `asyncio.create_subprocess_exec` (the standard library: clone and exec on the loop thread, a watcher thread per child) against `fastspawn.asyncio.create_subprocess_exec` (the spawn runs on fastspawn's spawner threads, the exits arrive through the children's pidfds, gathered in one epoll fd the loop watches), on the static noop child, run in the benchmark venv's CPython. Throughput: spawn + wait with 16 in flight. Loop hold: one spawn at a time, every callback the loop runs timed on its own; per spawn, its longest callback (the synchronous part of the spawn call, or a callback run for that spawn) is the time the spawn held the loop.";
 
 /// The runners: the label used in the JSON document and its description.
 const IMPLS: [(&str, &str, &str); 2] = [
@@ -301,8 +301,8 @@ fn hold_table(ms: &[Measurement]) -> Table {
         header,
         rows,
         notes: vec![
-            "Loop hold: per spawn (create_subprocess_exec then wait, one at a time), the longest time a ticker task that only yields (asyncio.sleep(0)) waited for its next turn. Goal for fastspawn.asyncio: at most 20 µs at p99 when not preempted.".into(),
-            "\"Not preempted\": over the spawns whose longest turn saw no involuntary context switch of the loop thread (RUSAGE_THREAD). On 2 cores the child and the spawner threads compete with the loop thread; a preempted turn measures the scheduler, not the spawn.".into(),
+            "Loop hold: per spawn (create_subprocess_exec then wait, one at a time, a loop turn between spawns), the longest single loop callback: the synchronous part of create_subprocess_exec, or a callback the loop ran for that spawn (task steps, reader and call_soon callbacks; asyncio's Handle._run timed). The loop's epoll_wait between callbacks is not counted: other tasks can run then. Goal for fastspawn.asyncio: at most 20 µs at p99 when not preempted.".into(),
+            "\"Not preempted\": over the spawns none of whose callbacks saw an involuntary context switch of the loop thread (RUSAGE_THREAD). On 2 cores the child and the spawner threads compete with the loop thread; a preempted callback measures the scheduler, not the spawn.".into(),
             "The standard library's figure includes waiting for the GIL while its watcher thread runs.".into(),
             rounds_note(ms),
         ],

@@ -4,12 +4,39 @@
 use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
+use crate::bench::stats;
 use crate::bench::table::{
     self, find, flatness, fmt_ratio, fmt_us, gib, per_spawn, ratio, runners, values,
 };
 use crate::export::{Chart, ChartKind, Table};
 
 pub struct Rss;
+
+/// Slowest over fastest parent size of `runner`, from per-round ratios.
+/// Repetition r of every cell runs in round r, so in each round every
+/// size's time is divided by the smallest size's time of that round; the
+/// median over the rounds is that size's slowdown (1.0 for the smallest),
+/// and the result is the largest slowdown over the smallest. Load that
+/// moves between rounds cancels out of it, which it does not out of the
+/// ratio of cell medians ([`flatness`]).
+fn paired_flatness(ms: &[Measurement], runner: &str) -> Option<f64> {
+    let mut cells: Vec<(u64, Vec<f64>)> = ms
+        .iter()
+        .filter(|m| m.runner == runner)
+        .filter_map(|m| Some((m.param("rss_mib")?.parse().ok()?, m.per_spawn_us())))
+        .collect();
+    cells.sort_by_key(|(mib, _)| *mib);
+    let (_, base) = cells.first()?;
+    let mut slowdowns = vec![1.0];
+    for (_, times) in &cells[1..] {
+        let ratios: Vec<f64> = times.iter().zip(base).map(|(t, b)| t / b).collect();
+        slowdowns.push(stats::median(&ratios)?);
+    }
+    (slowdowns.len() > 1).then(|| {
+        slowdowns.iter().copied().fold(f64::MIN, f64::max)
+            / slowdowns.iter().copied().fold(f64::MAX, f64::min)
+    })
+}
 
 /// Parent sizes in MiB, up to `--max-rss-gib`.
 fn sizes(opts: &Options) -> Vec<u64> {
@@ -173,8 +200,14 @@ impl Experiment for Rss {
             }
         }
         if let Some(flat) = flatness(ms, "python-fastspawn") {
+            let paired = paired_flatness(ms, "python-fastspawn").map_or(String::new(), |p| {
+                format!("; medians of per-round ratios: {p:.3}")
+            });
+            let control = paired_flatness(ms, "c-clone").map_or(String::new(), |c| {
+                format!("; the C clone loop, the same way: {c:.3}")
+            });
             let mut line = format!(
-                "Python + fastspawn with pdeathsig, an rlimit and user=, slowest / fastest parent RSS: {flat:.3} (goal <= 1.05)"
+                "Python + fastspawn with pdeathsig, an rlimit and user=, slowest / fastest parent RSS: {flat:.3} (cell medians){paired}{control} (goal <= 1.05)"
             );
             if let Some(max) = table::largest(ms, "rss_mib") {
                 let fs = per_spawn(find(ms, "python-fastspawn", &[("rss_mib", &max)]));
@@ -201,5 +234,54 @@ impl Experiment for Rss {
             ));
         }
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::record::Repetition;
+
+    fn cell(runner: &str, mib: u64, per_spawn_us: &[u64]) -> Measurement {
+        Measurement {
+            experiment: "rss".into(),
+            runner: runner.into(),
+            params: params(&[("rss_mib", mib.to_string())]),
+            mode: "wait".into(),
+            n: 1,
+            n_requested: 1,
+            child: vec!["noop".into()],
+            repetitions: per_spawn_us
+                .iter()
+                .map(|us| Repetition {
+                    total_ns: us * 1000,
+                    ..Repetition::default()
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn paired_flatness_cancels_load_that_moves_between_rounds() {
+        // Round 2 ran under load for both sizes: the cell medians differ by
+        // 10% (one size's median falls in the loaded round), the per-round
+        // ratios are all 1.0.
+        let ms = vec![
+            cell("python-fastspawn", 0, &[200, 220, 200]),
+            cell("python-fastspawn", 2048, &[200, 220, 220]),
+        ];
+        assert_eq!(flatness(&ms, "python-fastspawn"), Some(1.1));
+        let paired = paired_flatness(&ms, "python-fastspawn").unwrap();
+        assert!((paired - 1.0).abs() < 1e-9, "{paired}");
+        // A real slope shows: 2 GiB 20% slower in every round.
+        let ms = vec![
+            cell("python-fastspawn", 0, &[100, 150, 100]),
+            cell("python-fastspawn", 1024, &[110, 165, 110]),
+            cell("python-fastspawn", 2048, &[120, 180, 120]),
+        ];
+        let paired = paired_flatness(&ms, "python-fastspawn").unwrap();
+        assert!((paired - 1.2).abs() < 1e-9, "{paired}");
+        assert_eq!(paired_flatness(&ms[..1], "python-fastspawn"), None);
+        assert_eq!(paired_flatness(&ms, "c-clone"), None);
     }
 }
