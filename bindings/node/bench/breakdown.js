@@ -18,21 +18,14 @@
 // (/proc/thread-self/schedstat).
 
 const fs = require('node:fs');
-const path = require('node:path');
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon } = require('../lib/native');
 
-const arg = (name, value) => {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) return value;
-  return typeof value === 'number' ? Number(process.argv[i + 1]) : process.argv[i + 1];
-};
-const PEERS = arg('peers', path.join(__dirname, '..', '..', '..', 'target', 'peers'));
+const { arg, NOOP, C_PEER } = require('./args');
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 3);
 const STDIOS = arg('stdio', 'ignore,pipe').split(',');
-const NOOP = path.join(PEERS, 'noop');
 
 // Native steps (src/trace.rs).
 const POOL_START = 1;
@@ -43,7 +36,7 @@ const EXIT_POSTED = 5;
 const DELIVERED = 6;
 
 function cClone(n) {
-  const out = nodeCp.execFileSync(path.join(PEERS, 'c-peer'), ['--runner', 'c-clone', '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {
+  const out = nodeCp.execFileSync(C_PEER, ['--runner', 'c-clone', '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {
     encoding: 'utf8',
   });
   return JSON.parse(out).total_ns / n / 1000;

@@ -32,10 +32,7 @@ const fastspawn = require('..');
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
-const arg = (name, value) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? value : Number(process.argv[i + 1]);
-};
+const { arg } = require('./args');
 const N = arg('n', 30);
 const ROUNDS = arg('rounds', 3);
 const BALLAST = arg('ballast-mib', 1024);

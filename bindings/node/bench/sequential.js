@@ -25,19 +25,12 @@ const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon, ping } = require('../lib/native');
 
-const arg = (name, value) => {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) return value;
-  return typeof value === 'number' ? Number(process.argv[i + 1]) : process.argv[i + 1];
-};
-const PEERS = arg('peers', path.join(__dirname, '..', '..', '..', 'target', 'peers'));
+const { arg, PEERS, NOOP, C_PEER } = require('./args');
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 5);
 const STALL_N = arg('stall-n', 2000);
 const JSON_OUT = process.argv.includes('--json');
 const say = JSON_OUT ? (line) => process.stderr.write(`${line}\n`) : (line) => console.log(line);
-const NOOP = path.join(PEERS, 'noop');
-const C_PEER = path.join(PEERS, 'c-peer');
 
 // One run of a bench peer (docs/peer-protocol.md): µs per spawn + wait.
 function peer(command, args, runner, n) {

@@ -12,10 +12,7 @@
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 
-const arg = (name, value) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? value : Number(process.argv[i + 1]);
-};
+const { arg } = require('./args');
 const N = arg('n', 2000);
 const C = arg('concurrency', 16);
 const BALLAST = arg('ballast-mib', 1024);

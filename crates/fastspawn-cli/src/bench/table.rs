@@ -33,13 +33,25 @@ pub fn paired(
     base: &str,
     params: &[(&str, &str)],
 ) -> Option<(f64, f64, f64)> {
+    paired_with(ms, runner, base, params, |side, base| base / side)
+}
+
+/// Round by round, `ratio(runner's time per spawn, base's)`: the median,
+/// the smallest and the largest.
+pub fn paired_with(
+    ms: &[Measurement],
+    runner: &str,
+    base: &str,
+    params: &[(&str, &str)],
+    ratio: impl Fn(f64, f64) -> f64,
+) -> Option<(f64, f64, f64)> {
     let side = find(ms, runner, params)?.per_spawn_us();
     let base = find(ms, base, params)?.per_spawn_us();
     let ratios: Vec<f64> = side
         .iter()
         .zip(&base)
-        .filter(|(s, _)| **s > 0.0)
-        .map(|(s, b)| b / s)
+        .filter(|(s, b)| **s > 0.0 && **b > 0.0)
+        .map(|(s, b)| ratio(*s, *b))
         .collect();
     let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = ratios.iter().copied().fold(0.0, f64::max);

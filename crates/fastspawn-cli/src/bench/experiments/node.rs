@@ -297,17 +297,13 @@ fn seq(ms: &[Measurement], runner: &str) -> Option<Summary> {
 /// ran one after the other in each round, so a load that comes and goes
 /// hits both): the median of those ratios, with their smallest and largest.
 fn paired(ms: &[Measurement], runner: &str) -> Option<(f64, f64, f64)> {
-    let side = table::find(ms, runner, &[("test", "sequential")])?.per_spawn_us();
-    let base = table::find(ms, "c-clone", &[("test", "sequential")])?.per_spawn_us();
-    let ratios: Vec<f64> = side
-        .iter()
-        .zip(&base)
-        .filter(|(_, b)| **b > 0.0)
-        .map(|(s, b)| s / b)
-        .collect();
-    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = ratios.iter().copied().fold(0.0, f64::max);
-    Some((stats::median(&ratios)?, lo, hi))
+    table::paired_with(
+        ms,
+        runner,
+        "c-clone",
+        &[("test", "sequential")],
+        |side, base| side / base,
+    )
 }
 
 /// The largest heap the fork cells ran at, if above 0.
