@@ -246,9 +246,13 @@ fn kill_tree_kills_daemonized_grandchildren() {
     if !cgroups_usable() {
         return;
     }
+    // A parent of its own: the removal checked at the end must not wait
+    // for other tests' commands, which would share the spares.
+    let parent = PrivateParent::new("kill-tree");
     let mut cmd = Command::new("sh");
     cmd.args(["-c", DAEMONIZING])
         .contain(true)
+        .contain_in(&parent.0)
         .stdout(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let pids = read_pids(&mut child);
@@ -271,6 +275,7 @@ fn kill_tree_kills_daemonized_grandchildren() {
     drop(child);
     drop(cmd);
     assert!(!path.exists(), "{path:?} left behind");
+    drop(parent);
 }
 
 #[test]
@@ -945,10 +950,12 @@ fn async_wait_tree_waits_for_backgrounded_grandchildren() {
     let dir = TempDir::new("async-wait-tree");
     let marker = dir.join("done");
     let script = format!("(sleep 0.3; touch {}) & exit 3", marker.display());
+    // A parent of its own (see kill_tree_kills_daemonized_grandchildren).
+    let parent = PrivateParent::new("async-wait-tree");
     runtime().block_on(async {
         let mut cmd = fastspawn::tokio::Command::new("sh");
         cmd.args(["-c", &script]);
-        cmd.as_fastspawn_mut().contain(true);
+        cmd.as_fastspawn_mut().contain(true).contain_in(&parent.0);
         let mut child = cmd.spawn().await.unwrap();
         assert_eq!(child.containment(), Some(Containment::Cgroup));
         let status = child.wait().await.unwrap();
@@ -977,6 +984,7 @@ fn async_wait_tree_waits_for_backgrounded_grandchildren() {
         drop(cmd);
         assert!(!path.exists(), "{path:?} left behind");
     });
+    drop(parent);
 }
 
 #[cfg(feature = "tokio")]
@@ -989,10 +997,12 @@ fn async_kill_on_drop_kills_the_whole_tree() {
     let dir = TempDir::new("async-kill-on-drop");
     let list = dir.join("pids");
     let script = format!("{{ {DAEMONIZING} }} > {}", list.display());
+    // A parent of its own (see kill_tree_kills_daemonized_grandchildren).
+    let parent = PrivateParent::new("async-kill-on-drop");
     runtime().block_on(async {
         let mut cmd = fastspawn::tokio::Command::new("sh");
         cmd.args(["-c", &script]).kill_on_drop(true);
-        cmd.as_fastspawn_mut().contain(true);
+        cmd.as_fastspawn_mut().contain(true).contain_in(&parent.0);
         let child = cmd.spawn().await.unwrap();
         let path = child.cgroup_path().unwrap().to_owned();
         let ready = util::poll_until(Duration::from_secs(10), || {
@@ -1029,6 +1039,7 @@ fn async_kill_on_drop_kills_the_whole_tree() {
         let removed = util::poll_until(Duration::from_secs(5), || !path.exists());
         assert!(removed, "{path:?} left behind");
     });
+    drop(parent);
 }
 
 #[test]

@@ -161,7 +161,10 @@ pub(crate) fn open_file(dir: BorrowedFd<'_>, file: &str) -> io::Result<OwnedFd> 
     )?)
 }
 
-/// Reads an open interface file from its start.
+/// Reads an open interface file from its start. cgroupfs makes a file's
+/// whole text at once and hands out as much as the buffer takes, so a read
+/// that leaves room in the buffer has reached the end: no second `pread`
+/// to see 0 (this is read twice per contained spawn).
 pub(crate) fn read_fd(fd: BorrowedFd<'_>) -> io::Result<String> {
     let mut buf = vec![0u8; 4096];
     let mut len = 0;
@@ -171,6 +174,10 @@ pub(crate) fn read_fd(fd: BorrowedFd<'_>) -> io::Result<String> {
         }
         match rustix::io::pread(fd, &mut buf[len..], len as u64) {
             Ok(0) => break,
+            Ok(n) if len + n < buf.len() => {
+                len += n;
+                break;
+            }
             Ok(n) => len += n,
             Err(rustix::io::Errno::INTR) => continue,
             Err(e) => return Err(e.into()),

@@ -8,7 +8,9 @@ use crate::bench::measure;
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::stats::{self, Summary};
-use crate::bench::table::{find, fmt_ratio, fmt_us, per_spawn, ratio, reduced_note, reps_note};
+use crate::bench::table::{
+    self, find, fmt_ratio, fmt_us, per_spawn, ratio, reduced_note, reps_note,
+};
 use crate::export::Table;
 
 pub struct Tree;
@@ -125,8 +127,18 @@ impl Experiment for Tree {
         let mut lines = Vec::new();
         let (plain, contained) = spawn_pair(ms);
         if let Some(r) = ratio(contained, plain) {
+            let rounds = table::paired_with(
+                ms,
+                "fastspawn-contained",
+                "fastspawn-auto",
+                &[("part", "spawn")],
+                |contained, plain| contained / plain,
+            )
+            .map_or(String::new(), |(median, lo, hi)| {
+                format!("; round by round {median:.2}x ({lo:.2}x to {hi:.2}x)")
+            });
             lines.push(format!(
-                "contained spawn+wait (own cgroup, CLONE_INTO_CGROUP): {r:.2}x a plain fastspawn spawn+wait (goal <= 1.15x)"
+                "contained spawn+wait (own cgroup, CLONE_INTO_CGROUP): {r:.2}x a plain fastspawn spawn+wait{rounds} (goal <= 1.15x)"
             ));
         }
         let tree = find(ms, "fastspawn-contained", &[("kill", "tree")]);
