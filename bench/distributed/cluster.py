@@ -112,13 +112,14 @@ class Cluster:
         self.dask = dask
         self.workdir = workdir
         self.token = token
-        self.hold_mib = hold_mib
+        # One size for both workers, or one per worker (the mixed cluster).
+        self.holds = list(hold_mib) if isinstance(hold_mib, (list, tuple)) else [hold_mib] * 2
         self.nthreads = nthreads
         self.procs = []
         self.workers = {}
         self.address = None
 
-    def _env(self):
+    def _env(self, hold_mib):
         # Every process of the cluster imports tasks.py: the scheduler
         # deserializes the task graph, the workers run it (on a real cluster,
         # the module is installed on every node).
@@ -126,10 +127,10 @@ class Cluster:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(HERE)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
         )
-        env["FASTSPAWN_BENCH_HOLD_MIB"] = str(self.hold_mib)
+        env["FASTSPAWN_BENCH_HOLD_MIB"] = str(hold_mib)
         return env
 
-    def _start(self, argv, name):
+    def _start(self, argv, name, hold_mib=0):
         logf = open(self.workdir / f"{name}.log", "ab")
         # The token in argv[0]'s environment-free tail makes every process of
         # this run findable in /proc (dask keeps sys.argv in the cmdline).
@@ -139,7 +140,7 @@ class Cluster:
             stderr=logf,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
-            env=self._env(),
+            env=self._env(hold_mib),
         )
         logf.close()
         self.procs.append(p)
@@ -186,6 +187,7 @@ class Cluster:
                 f"--preload={HERE / 'hold.py'}",
             ],
             name,
+            self.holds[int(name[1:])],
         )
         self.workers[name] = p
 
@@ -253,11 +255,7 @@ def run_cell(client, variant, program, token, n, budget, window, pids):
         seen.add(i)
         latencies.append(secs)
         in_flight -= 1
-        if (
-            in_flight <= window // 2
-            and submitted < n
-            and time.perf_counter() - t0 < budget
-        ):
+        if in_flight <= window // 2 and submitted < n and time.perf_counter() - t0 < budget:
             more = min(window - in_flight, n - submitted)
             ac.update(submit(more))
             in_flight += more
@@ -277,6 +275,63 @@ def run_cell(client, variant, program, token, n, budget, window, pids):
         "worker_cpu_us_per_task": per_task(cpu1[0] - cpu0[0]),
         "children_cpu_us_per_task": per_task(cpu1[1] - cpu0[1]),
     }
+
+
+def run_mixed(client, variant, program, token, n, budget, window, holds):
+    """Runs tasks of one variant on a cluster whose two workers hold
+    different amounts of data (`holds`: {worker pid: MiB}), at the same time
+    and under the same load, and reports each worker's share: tasks done,
+    their latency (the time a task spent running its program) and the
+    worker's CPU per task."""
+    from distributed import as_completed
+
+    submitted = 0
+
+    def submit(count):
+        nonlocal submitted
+        idx = list(range(submitted, submitted + count))
+        submitted += count
+        return client.map(
+            tasks.run_task_here,
+            [variant] * count,
+            [program] * count,
+            [token] * count,
+            idx,
+            pure=False,
+        )
+
+    cpu0 = {pid: proc_stat(pid) for pid in holds}
+    t0 = time.perf_counter()
+    ac = as_completed(submit(min(window, n)), with_results=True)
+    latencies = {pid: [] for pid in holds}
+    in_flight = min(window, n)
+    for _fut, (i, out, secs, pid) in ac:
+        if out != f"{token}-{i}\n".encode() or pid not in latencies:
+            raise RuntimeError(f"{variant}: task {i} returned {out!r} from {pid}")
+        latencies[pid].append(secs)
+        in_flight -= 1
+        if in_flight <= window // 2 and submitted < n and time.perf_counter() - t0 < budget:
+            more = min(window - in_flight, n - submitted)
+            ac.update(submit(more))
+            in_flight += more
+    wall = time.perf_counter() - t0
+    workers = []
+    for pid, hold in holds.items():
+        done = len(latencies[pid])
+        lat = sorted(latencies[pid])
+        st0, st1 = cpu0[pid], proc_stat(pid)
+        ticks = (st1[2] + st1[3]) - (st0[2] + st0[3])
+        workers.append(
+            {
+                "hold_mib": hold,
+                "tasks": done,
+                "tasks_per_s": done / wall,
+                "latency_p50_us": percentile(lat, 0.5) * 1e6 if lat else 0.0,
+                "latency_p99_us": percentile(lat, 0.99) * 1e6 if lat else 0.0,
+                "worker_cpu_us_per_task": ticks * 1e6 / TICK / max(done, 1),
+            }
+        )
+    return {"variant": variant, "requested": n, "wall_s": wall, "workers": workers}
 
 
 def kill_test(cluster, client, variant, program, token, m, sleep_ms):
@@ -343,12 +398,48 @@ def available(variant):
         return f"fastspawn is not importable here ({e})"
 
 
+def run_mixed_cluster(dask, workdir, token, holds, args, variants, program):
+    """The mixed cluster: worker w0 holds holds[0], w1 holds[1]; every
+    variant runs `args.reps` times, interleaved."""
+    cluster = Cluster(dask, workdir, token, holds, args.nthreads)
+    cells = []
+    try:
+        cluster.start()
+        from distributed import Client
+
+        with Client(cluster.address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+            by_pid = {}
+            for name, p in cluster.workers.items():
+                by_pid[p.pid] = cluster.holds[int(name[1:])]
+            log(f"mixed cluster up, workers hold {sorted(by_pid.values())} MiB")
+            for v in variants:  # warm-up
+                run_mixed(client, v, program, token, 50, 60, 50, by_pid)
+            for rep in range(args.reps):
+                for v in variants:
+                    cell = run_mixed(
+                        client, v, program, token, args.tasks, args.budget, args.window, by_pid
+                    )
+                    cell["rep"] = rep
+                    shares = ", ".join(
+                        f"{w['hold_mib']} MiB {w['tasks']} tasks p50 {w['latency_p50_us']:.0f} µs"
+                        for w in cell["workers"]
+                    )
+                    log(f"mixed {v}: {shares}")
+                    cells.append(cell)
+    finally:
+        cluster.stop()
+    return cells
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--program", required=True, help="the task's program (static echo)")
     ap.add_argument("--hold-mib", default="0,2048", help="data each worker holds, comma-separated")
     ap.add_argument("--tasks", type=int, default=20000, help="tasks per cell")
-    ap.add_argument("--budget", type=float, default=60, help="seconds per cell before it stops submitting")
+    ap.add_argument(
+        "--budget", type=float, default=60, help="seconds per cell before it stops submitting"
+    )
     ap.add_argument("--reps", type=int, default=1, help="interleaved repetitions of each cell")
     ap.add_argument("--window", type=int, default=256, help="tasks in flight")
     ap.add_argument("--nthreads", type=int, default=2, help="threads per worker")
@@ -356,6 +447,11 @@ def main():
         "--variants",
         default=",".join(tasks.SYNC_VARIANTS + tasks.ASYNC_VARIANTS),
         help="comma-separated",
+    )
+    ap.add_argument(
+        "--mixed",
+        action="store_true",
+        help="also one cluster whose workers hold the smallest and the largest size, side by side",
     )
     ap.add_argument("--kill-test", action="store_true", help="kill a worker mid-run, per variant")
     ap.add_argument("--kill-tasks", type=int, default=40)
@@ -379,7 +475,7 @@ def main():
         else:
             variants.append(v)
 
-    doc = {"token": token, "skipped": skipped, "cells": [], "kill": [], "setup": {}}
+    doc = {"token": token, "skipped": skipped, "cells": [], "kill": [], "mixed": [], "setup": {}}
     try:
         for hold in [int(h) for h in args.hold_mib.split(",")]:
             cluster = Cluster(dask, workdir, token, hold, args.nthreads)
@@ -395,7 +491,14 @@ def main():
                     for rep in range(args.reps):
                         for v in variants:
                             cell = run_cell(
-                                client, v, program, token, args.tasks, args.budget, args.window, pids
+                                client,
+                                v,
+                                program,
+                                token,
+                                args.tasks,
+                                args.budget,
+                                args.window,
+                                pids,
                             )
                             cell.update(hold_mib=hold, rep=rep, worker_rss_mib=rss)
                             log(
@@ -406,7 +509,13 @@ def main():
                     if args.kill_test and hold == max(int(h) for h in args.hold_mib.split(",")):
                         for v in variants:
                             k = kill_test(
-                                cluster, client, v, program, token, args.kill_tasks, args.kill_sleep_ms
+                                cluster,
+                                client,
+                                v,
+                                program,
+                                token,
+                                args.kill_tasks,
+                                args.kill_sleep_ms,
                             )
                             k["hold_mib"] = hold
                             log(f"kill test {v}: {k}")
@@ -414,6 +523,12 @@ def main():
                             pids = list(worker_pids(client).values())
             finally:
                 cluster.stop()
+        sizes = [int(h) for h in args.hold_mib.split(",")]
+        sync = [v for v in variants if v in tasks.SYNC_VARIANTS]
+        if args.mixed and len(set(sizes)) > 1 and sync:
+            doc["mixed"] = run_mixed_cluster(
+                dask, workdir, token, [min(sizes), max(sizes)], args, sync, program
+            )
     finally:
         time.sleep(0.2)
         left = processes_with(token)

@@ -53,19 +53,19 @@ def _argv(program, token, i, sleep_ms):
 
 def _sync(variant):
     if variant == "subprocess-preexec":
-        return lambda argv: subprocess.run(
-            argv, stdout=subprocess.PIPE, check=True, preexec_fn=_set_pdeathsig
-        ).stdout
+        return lambda argv: (
+            subprocess.run(
+                argv, stdout=subprocess.PIPE, check=True, preexec_fn=_set_pdeathsig
+            ).stdout
+        )
     if variant == "subprocess":
-        return lambda argv: subprocess.run(
-            argv, stdout=subprocess.PIPE, check=True
-        ).stdout
+        return lambda argv: subprocess.run(argv, stdout=subprocess.PIPE, check=True).stdout
     if variant == "fastspawn":
         import fastspawn.subprocess as fsp
 
-        return lambda argv: fsp.run(
-            argv, stdout=fsp.PIPE, check=True, pdeathsig=signal.SIGKILL
-        ).stdout
+        return lambda argv: (
+            fsp.run(argv, stdout=fsp.PIPE, check=True, pdeathsig=signal.SIGKILL).stdout
+        )
     raise ValueError(f"unknown variant {variant!r}")
 
 
@@ -76,6 +76,13 @@ def run_task(variant, program, token, i, sleep_ms=0, log=None):
     t0 = time.perf_counter()
     out = run(_argv(program, token, i, sleep_ms))
     return i, out, time.perf_counter() - t0
+
+
+def run_task_here(variant, program, token, i):
+    """`run_task`, also saying which worker ran it (its pid): the mixed
+    cluster compares a worker holding data with one holding none."""
+    i, out, secs = run_task(variant, program, token, i)
+    return i, out, secs, os.getpid()
 
 
 async def run_task_async(variant, program, token, i, sleep_ms=0, log=None):

@@ -19,6 +19,7 @@ before timing and passed with pass_fds. --set-env: env=dict(os.environ,
 FASTSPAWN_BENCH="1"), built once before timing (Popen still encodes it on
 every spawn). Wall time: CLOCK_MONOTONIC; CPU: resource.getrusage(RUSAGE_SELF).
 """
+
 import argparse
 import fcntl
 import json
@@ -94,11 +95,15 @@ def main():
     child = []
     if "--" in argv:
         i = argv.index("--")
-        argv, child = argv[:i], argv[i + 1:]
-    parser = Parser(prog="python-peer", add_help=False, allow_abbrev=False,
-                    usage="python-peer --runner RUNNER --mode wait|spawn --n N "
-                          "[--warmup W] [--rss-mib M] [--set-env] [--extra-fds K] "
-                          "[--samples] [--with-options] -- CHILD [CHILD_ARGS...]")
+        argv, child = argv[:i], argv[i + 1 :]
+    parser = Parser(
+        prog="python-peer",
+        add_help=False,
+        allow_abbrev=False,
+        usage="python-peer --runner RUNNER --mode wait|spawn --n N "
+        "[--warmup W] [--rss-mib M] [--set-env] [--extra-fds K] "
+        "[--samples] [--with-options] -- CHILD [CHILD_ARGS...]",
+    )
     parser.add_argument("--runner", required=True)
     parser.add_argument("--mode", required=True, choices=("wait", "spawn"))
     parser.add_argument("--n", required=True, type=int)
@@ -155,8 +160,11 @@ def main():
             fail("import", f"{e} (install the package: pip install ./bindings/python)")
         popen = fastspawn.subprocess.Popen
         if args.with_options:
-            extra = {"pdeathsig": signal.SIGTERM, "rlimits": {resource.RLIMIT_NOFILE: nofile},
-                     "user": os.geteuid()}
+            extra = {
+                "pdeathsig": signal.SIGTERM,
+                "rlimits": {resource.RLIMIT_NOFILE: nofile},
+                "user": os.geteuid(),
+            }
 
     def spawn():
         try:
@@ -194,8 +202,14 @@ def main():
     for p in procs:
         wait(p)
 
-    out = {"runner": RUNNER, "mode": args.mode, "n": args.n, "total_ns": total,
-           "cpu_user_ns": u1 - u0, "cpu_sys_ns": s1 - s0}
+    out = {
+        "runner": RUNNER,
+        "mode": args.mode,
+        "n": args.n,
+        "total_ns": total,
+        "cpu_user_ns": u1 - u0,
+        "cpu_sys_ns": s1 - s0,
+    }
     if samples is not None:
         out["samples_ns"] = samples
     sys.stdout.write(json.dumps(out, separators=(",", ":")) + "\n")

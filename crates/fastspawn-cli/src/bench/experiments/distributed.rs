@@ -150,6 +150,11 @@ impl Experiment for Distributed {
             }
         }
         let kill_hold = *s.holds.iter().max().unwrap_or(&0);
+        if s.holds.len() > 1 {
+            for (variant, _, _) in VARIANTS.iter().filter(|v| SYNC.contains(&v.0)) {
+                cells.push(cell(variant, kill_hold, "mixed", s.tasks, s.budget_s));
+            }
+        }
         for (variant, _, _) in VARIANTS {
             cells.push(cell(
                 variant,
@@ -207,7 +212,9 @@ impl Experiment for Distributed {
     }
 
     fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
-        vec![throughput_table(ms), kill_table(ms)]
+        let mut tables = vec![throughput_table(ms), kill_table(ms)];
+        tables.extend(mixed_table(ms));
+        tables
     }
 
     fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
@@ -267,6 +274,25 @@ impl Experiment for Distributed {
                 fs / plain
             ));
         }
+        let mixed: Vec<String> = SYNC
+            .iter()
+            .rev()
+            .filter_map(|variant| {
+                let tps = mixed_ratio(ms, variant, &big, |t| t.tasks_per_s)?;
+                let p50 = mixed_ratio(ms, variant, &big, |t| t.latency_p50_us)?;
+                Some(format!(
+                    "{variant}: tasks/s {}, task p50 {}",
+                    fmt_change(tps),
+                    fmt_change(p50)
+                ))
+            })
+            .collect();
+        if !mixed.is_empty() {
+            out.push(format!(
+                "Dask, one cluster, a worker holding 2 GiB beside an empty one at the same time, the 2 GiB worker against the empty one: {} (goal: fastspawn within 5%)",
+                mixed.join("; ")
+            ));
+        }
         let kills: Vec<String> = VARIANTS
             .iter()
             .filter_map(|(variant, _, _)| {
@@ -311,6 +337,118 @@ fn per_round(ms: &[Measurement], variant: &str, hold: &str) -> Option<Vec<f64>> 
             .map(|t| t.tasks_per_s)
             .collect(),
     )
+}
+
+/// The variants a mixed cluster runs (tasks that say which worker ran them).
+const SYNC: [&str; 3] = ["subprocess-preexec", "subprocess", "fastspawn"];
+
+/// Round by round in the mixed cluster, `f` of the worker holding `big`
+/// over `f` of the worker holding none: the median and every round's.
+fn mixed_ratio(
+    ms: &[Measurement],
+    variant: &str,
+    big: &str,
+    f: fn(&TasksRep) -> f64,
+) -> Option<(f64, Vec<f64>)> {
+    let get = |hold: &str| -> Option<Vec<f64>> {
+        let m = table::find(ms, variant, &[("hold_mib", hold), ("test", "mixed")])?;
+        Some(
+            m.repetitions
+                .iter()
+                .filter_map(|r| r.tasks.as_ref())
+                .map(f)
+                .collect(),
+        )
+    };
+    let ratios: Vec<f64> = get(big)?
+        .iter()
+        .zip(&get("0")?)
+        .filter(|(_, s)| **s > 0.0)
+        .map(|(b, s)| b / s)
+        .collect();
+    Some((stats::median(&ratios)?, ratios))
+}
+
+/// `+1.2% (rounds +1.0% +3.1% -0.4%)`.
+fn fmt_change((median, rounds): (f64, Vec<f64>)) -> String {
+    let each: Vec<String> = rounds
+        .iter()
+        .map(|r| format!("{:+.1}%", (r - 1.0) * 100.0))
+        .collect();
+    format!(
+        "{:+.1}% (rounds {})",
+        (median - 1.0) * 100.0,
+        each.join(" ")
+    )
+}
+
+fn mixed_table(ms: &[Measurement]) -> Option<Table> {
+    let big = ms
+        .iter()
+        .filter(|m| m.param("test") == Some("mixed"))
+        .filter_map(|m| m.param("hold_mib")?.parse::<u64>().ok())
+        .max()
+        .filter(|h| *h > 0)?
+        .to_string();
+    let g = gib(&big);
+    let header = vec![
+        "variant".to_string(),
+        "tasks/s, worker holding 0".to_string(),
+        format!("tasks/s, worker holding {g}"),
+        format!("task p50, 0 / {g}"),
+        format!("worker CPU per task, 0 / {g}"),
+        format!("{g} against 0: tasks/s"),
+        format!("{g} against 0: task p50"),
+    ];
+    let mut rows = Vec::new();
+    for (variant, label, _) in VARIANTS.iter().filter(|v| SYNC.contains(&v.0)) {
+        let at = |hold: &str, f: fn(&TasksRep) -> f64| -> Option<f64> {
+            let m = table::find(ms, variant, &[("hold_mib", hold), ("test", "mixed")])?;
+            let xs: Vec<f64> = m
+                .repetitions
+                .iter()
+                .filter_map(|r| r.tasks.as_ref())
+                .map(f)
+                .collect();
+            stats::median(&xs)
+        };
+        let (Some(small), Some(large)) = (at("0", |t| t.tasks_per_s), at(&big, |t| t.tasks_per_s))
+        else {
+            continue;
+        };
+        let us = |v: Option<f64>| match v {
+            Some(v) if v >= 10_000.0 => format!("{:.1} ms", v / 1e3),
+            Some(v) => format!("{v:.0} µs"),
+            None => "–".into(),
+        };
+        rows.push(vec![
+            format!("{variant}: {label}"),
+            format!("{small:.0}"),
+            format!("{large:.0}"),
+            format!(
+                "{} / {}",
+                us(at("0", |t| t.latency_p50_us)),
+                us(at(&big, |t| t.latency_p50_us))
+            ),
+            format!(
+                "{} / {}",
+                us(at("0", |t| t.worker_cpu_us_per_task)),
+                us(at(&big, |t| t.worker_cpu_us_per_task))
+            ),
+            mixed_ratio(ms, variant, &big, |t| t.tasks_per_s).map_or("–".into(), fmt_change),
+            mixed_ratio(ms, variant, &big, |t| t.latency_p50_us).map_or("–".into(), fmt_change),
+        ]);
+    }
+    Some(Table {
+        title: format!("Dask: one worker holding {g} beside one holding none, at the same time"),
+        about: "The same cluster, the same moment, the same load: worker w0 holds nothing and w1 holds the largest size; tasks go to whichever worker the scheduler picks, and each reports which worker ran it. Sizes measured in separate clusters (the first table) meet whatever the machine did in between; here both sizes share every round.".into(),
+        header,
+        rows,
+        notes: vec![
+            table::reps_note(ms),
+            "Task p50: the time a task spent running its program (spawn, wait, read its output). Worker CPU per task: the worker process's and its reaped children's. Goal for fastspawn: the worker holding data within 5% of the empty one.".into(),
+        ],
+    })
 }
 
 fn kill_of<'a>(ms: &'a [Measurement], variant: &str) -> Option<&'a KillRep> {
@@ -443,6 +581,9 @@ fn kill_table(ms: &[Measurement]) -> Table {
 struct Doc {
     cells: Vec<DocCell>,
     kill: Vec<DocKill>,
+    /// The mixed cluster: one worker holding data beside one holding none.
+    #[serde(default)]
+    mixed: Vec<DocMixed>,
     #[serde(default)]
     skipped: BTreeMap<String, String>,
     left_after_run: u64,
@@ -462,6 +603,25 @@ struct DocCell {
     children_cpu_us_per_task: f64,
     #[serde(default)]
     worker_rss_mib: Vec<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct DocMixed {
+    variant: String,
+    requested: u64,
+    wall_s: f64,
+    workers: Vec<DocMixedWorker>,
+}
+
+/// One worker's share of a mixed cell (its CPU includes its children's).
+#[derive(Debug, Deserialize)]
+struct DocMixedWorker {
+    hold_mib: u64,
+    tasks: u64,
+    tasks_per_s: f64,
+    latency_p50_us: f64,
+    latency_p99_us: f64,
+    worker_cpu_us_per_task: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -498,6 +658,7 @@ fn run_cluster(
         .args(["--budget", &s.budget_s.to_string()])
         .args(["--reps", &plan.reps.to_string()])
         .args(["--variants", &variants.join(",")])
+        .arg("--mixed")
         .arg("--kill-test")
         .args(["--kill-tasks", &s.kill_tasks.to_string()])
         .args(["--kill-sleep-ms", &s.kill_sleep_ms.to_string()])
@@ -519,7 +680,9 @@ fn run_cluster(
         let mut kept = Vec::new();
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if line.starts_with("distributed: ")
-                && (line.contains(" tasks, ") || line.contains("kill test"))
+                && (line.contains(" tasks, ")
+                    || line.contains("kill test")
+                    || line.starts_with("distributed: mixed ") && line.contains(" tasks p50"))
             {
                 bar.inc(1);
                 bar.set_message(
@@ -588,6 +751,27 @@ fn measurements(doc: &Doc, echo: &str) -> Result<Vec<Measurement>> {
             }),
             ..Repetition::default()
         });
+    }
+    for c in &doc.mixed {
+        for w in &c.workers {
+            let i = slot(&mut out, echo, &c.variant, w.hold_mib, "mixed", c.requested);
+            let m = &mut out[i];
+            m.n = m.n.min(w.tasks);
+            m.repetitions.push(Repetition {
+                total_ns: (c.wall_s * 1e9) as u64,
+                tasks: Some(TasksRep {
+                    tasks: w.tasks,
+                    tasks_per_s: w.tasks_per_s,
+                    latency_p50_us: w.latency_p50_us,
+                    latency_p99_us: w.latency_p99_us,
+                    worker_cpu_us_per_task: w.worker_cpu_us_per_task,
+                    children_cpu_us_per_task: 0.0,
+                    worker_rss_mib: Vec::new(),
+                    kill: None,
+                }),
+                ..Repetition::default()
+            });
+        }
     }
     for k in &doc.kill {
         if k.completed != k.tasks {
@@ -734,6 +918,52 @@ mod tests {
         // Medians 210 against 217.5: -3.4%; rounds 220/225 and 200/210.
         assert!(
             head[0].contains("(-3.4%, round by round -2.2% -4.8%)"),
+            "{head:?}"
+        );
+    }
+
+    /// The mixed cluster's report: each worker's share becomes a cell of
+    /// its own, and the table and headline compare the worker holding data
+    /// with the empty one round by round.
+    #[test]
+    fn a_mixed_cluster_compares_its_workers_round_by_round() {
+        let worker = |hold: u64, tps: f64, p50: f64| {
+            format!(
+                r#"{{"hold_mib":{hold},"tasks":100,"tasks_per_s":{tps},"latency_p50_us":{p50},"latency_p99_us":9000,"worker_cpu_us_per_task":2000}}"#
+            )
+        };
+        let cell = |variant: &str, small: (f64, f64), big: (f64, f64)| {
+            format!(
+                r#"{{"variant":"{variant}","requested":20000,"wall_s":10,"workers":[{},{}]}}"#,
+                worker(0, small.0, small.1),
+                worker(2048, big.0, big.1)
+            )
+        };
+        let mixed = [
+            cell("fastspawn", (200.0, 800.0), (204.0, 820.0)),
+            cell("subprocess-preexec", (300.0, 900.0), (10.0, 90_000.0)),
+            cell("fastspawn", (210.0, 800.0), (205.0, 840.0)),
+            cell("subprocess-preexec", (300.0, 900.0), (12.0, 80_000.0)),
+        ];
+        let doc = format!(
+            r#"{{"token":"t","skipped":{{}},"left_after_run":0,"setup":{{}},"cells":[],"kill":[],"mixed":[{}]}}"#,
+            mixed.join(",")
+        );
+        let doc: Doc = serde_json::from_str(&doc).unwrap();
+        let ms = measurements(&doc, "echo").unwrap();
+        let table = mixed_table(&ms).unwrap();
+        let fs = table
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("fastspawn:"))
+            .unwrap();
+        // 204/200 = +2.0%, 205/210 = -2.4%: median -0.2%.
+        assert_eq!(fs[5], "-0.2% (rounds +2.0% -2.4%)", "{fs:?}");
+        assert_eq!(fs[6], "+3.8% (rounds +2.5% +5.0%)", "{fs:?}");
+        let head = Distributed.headline(&ms);
+        assert!(
+            head.iter().any(|l| l.contains("fastspawn: tasks/s -0.2%")
+                && l.contains("subprocess-preexec: tasks/s -96.3%")),
             "{head:?}"
         );
     }
