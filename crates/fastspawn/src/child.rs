@@ -155,10 +155,7 @@ impl Child {
     }
 
     fn wait_raw(&self, nohang: bool) -> std::io::Result<Option<i32>> {
-        match (self.autoreaped, self.pidfd_made()) {
-            (true, Some(fd)) => sys::wait::wait_exit_info(fd, nohang),
-            (_, pidfd) => sys::wait::wait(pidfd, self.pid, nohang),
-        }
+        sys::wait::wait_reaped_or_not(self.pidfd_made(), self.pid, self.autoreaped, nohang)
     }
 
     /// Sends `SIGKILL`. Like std, it succeeds if the child already exited.

@@ -32,11 +32,7 @@ impl PidFd {
     }
 
     fn wait_raw(&self, nohang: bool) -> io::Result<Option<i32>> {
-        if self.autoreaped {
-            wait::wait_exit_info(self.fd.as_fd(), nohang)
-        } else {
-            wait::wait(Some(self.fd.as_fd()), 0, nohang)
-        }
+        wait::wait_reaped_or_not(Some(self.fd.as_fd()), 0, self.autoreaped, nohang)
     }
 
     /// The pidfd of a child the kernel reaps itself.

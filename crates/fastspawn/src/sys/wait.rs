@@ -123,6 +123,20 @@ pub(crate) fn wait_exit_info(pidfd: BorrowedFd<'_>, nohang: bool) -> io::Result<
     }
 }
 
+/// [`wait`], or [`wait_exit_info`] for a child the kernel reaps itself
+/// (`autoreaped`, which always has its pidfd).
+pub(crate) fn wait_reaped_or_not(
+    pidfd: Option<BorrowedFd<'_>>,
+    pid: i32,
+    autoreaped: bool,
+    nohang: bool,
+) -> io::Result<Option<i32>> {
+    match (autoreaped, pidfd) {
+        (true, Some(fd)) => wait_exit_info(fd, nohang),
+        (_, pidfd) => wait(pidfd, pid, nohang),
+    }
+}
+
 /// The `waitpid`-style raw status of a `waitid` result.
 fn raw_status(status: &WaitIdStatus) -> i32 {
     if let Some(code) = status.exit_status() {

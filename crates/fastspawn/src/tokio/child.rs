@@ -2,7 +2,7 @@
 
 use std::ffi::OsStr;
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -146,7 +146,7 @@ impl Child {
     pub fn try_wait(&mut self) -> Result<Option<ExitStatus>> {
         if self.status.is_none() {
             let fd = self.pidfd.as_ref().map(|fd| fd.get_ref().as_fd());
-            let raw = wait_raw(fd, self.pid, self.autoreaped, true)
+            let raw = wait::wait_reaped_or_not(fd, self.pid, self.autoreaped, true)
                 .map_err(|e| self.error(Step::Wait, e))?;
             self.status = raw.map(ExitStatus);
         }
@@ -176,7 +176,12 @@ impl Child {
                         }
                     };
                     // Readable means exited: reap it; clear only if not yet.
-                    match wait_raw(Some(fd.get_ref().as_fd()), self.pid, self.autoreaped, true) {
+                    match wait::wait_reaped_or_not(
+                        Some(fd.get_ref().as_fd()),
+                        self.pid,
+                        self.autoreaped,
+                        true,
+                    ) {
                         Ok(Some(raw)) => {
                             drop(ready);
                             self.status = Some(ExitStatus(raw));
@@ -214,7 +219,7 @@ impl Child {
         } else {
             fd
         };
-        let raw = wait_raw(Some(fd.as_fd()), self.pid, self.autoreaped, false)
+        let raw = wait::wait_reaped_or_not(Some(fd.as_fd()), self.pid, self.autoreaped, false)
             .map_err(|e| self.error(Step::Wait, e))?;
         self.status = raw.map(ExitStatus);
         Ok(())
@@ -266,20 +271,6 @@ impl Child {
             stdout,
             stderr,
         })
-    }
-}
-
-/// Waits through the pidfd's exit record for a child the kernel reaps
-/// (`Command::autokill`), with `waitid` otherwise.
-fn wait_raw(
-    pidfd: Option<BorrowedFd<'_>>,
-    pid: i32,
-    autoreaped: bool,
-    nohang: bool,
-) -> io::Result<Option<i32>> {
-    match (autoreaped, pidfd) {
-        (true, Some(fd)) => wait::wait_exit_info(fd, nohang),
-        (_, pidfd) => wait::wait(pidfd, pid, nohang),
     }
 }
 

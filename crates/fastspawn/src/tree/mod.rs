@@ -372,19 +372,11 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
     }
 }
 
-/// Parents shared by every command that makes its children's cgroups under
-/// the same directory with the same limits, so that the emptied cgroup of
-/// one command's child serves the next contained spawn of any of them (a
-/// task runner builds a command per task). Held weakly: a parent and its
-/// spares go when the last command and child using it are dropped.
-static SHARED_PARENTS: std::sync::Mutex<Vec<(PathBuf, Limits, std::sync::Weak<ParentDir>)>> =
-    std::sync::Mutex::new(Vec::new());
-
-/// The parent cgroup for `contain`: a live one shared with other commands
-/// (same directory, same limits), or a new one. A parent given as an fd is
-/// the command's own.
+/// The parent cgroup for `contain`: shared with every live command that
+/// makes its children's cgroups in the same directory with the same limits
+/// (`spare::parent`), or a new one.
 fn shared_parent(program: &OsStr, contain: &Contain) -> Result<Arc<ParentDir>> {
-    let key =
+    let dir =
         match &contain.mode {
             Mode::Auto => Some(cgroup::own_cgroup().map_err(|e| {
                 contain_error(program, "finding this process's cgroup v2".into(), e)
@@ -392,26 +384,9 @@ fn shared_parent(program: &OsStr, contain: &Contain) -> Result<Arc<ParentDir>> {
             Mode::In(CgroupDir(ParentSpec::Path(path))) => Some(path.clone()),
             Mode::In(CgroupDir(ParentSpec::Fd(_))) | Mode::Session => None,
         };
-    let mut shared = key.as_ref().map(|_| {
-        let mut shared = SHARED_PARENTS.lock().unwrap_or_else(|e| e.into_inner());
-        shared.retain(|(_, _, parent)| parent.strong_count() > 0);
-        shared
-    });
-    if let (Some(key), Some(shared)) = (&key, &shared) {
-        let live = shared
-            .iter()
-            .filter(|(path, limits, _)| path == key && *limits == contain.limits)
-            .find_map(|(_, _, parent)| parent.upgrade());
-        if let Some(parent) = live {
-            return Ok(parent);
-        }
-    }
-    let parent = Arc::new(open_parent(program, &contain.mode)?);
-    spare::register(&parent);
-    if let (Some(key), Some(shared)) = (key, shared.as_mut()) {
-        shared.push((key, contain.limits, Arc::downgrade(&parent)));
-    }
-    Ok(parent)
+    spare::parent(dir.map(|dir| (dir, contain.limits)), || {
+        open_parent(program, &contain.mode)
+    })
 }
 
 fn make_cgroup(program: &OsStr, contain: &mut Contain) -> Result<CgroupTree> {

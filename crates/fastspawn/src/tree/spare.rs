@@ -119,22 +119,45 @@ impl Spares {
     }
 }
 
-static PARENTS: Mutex<Vec<Weak<ParentDir>>> = Mutex::new(Vec::new());
+/// What makes two commands' parents the same one: the directory and the
+/// limits their children's cgroups get.
+pub(crate) type Key = (std::path::PathBuf, super::options::Limits);
 
-/// Remembers `parent` so that its spares are removed at process exit.
-pub(crate) fn register(parent: &Arc<ParentDir>) {
+/// Every parent made in this process, held weakly: for the exit hook, and,
+/// by key, for the next command that asks for the same one (a task runner
+/// builds a command per task: this is how its children share spares).
+/// A parent given as an fd has no key and is its command's own.
+static PARENTS: Mutex<Vec<(Option<Key>, Weak<ParentDir>)>> = Mutex::new(Vec::new());
+
+/// The live parent with `key`, or the one `open` makes, remembered so that
+/// its spares are removed at process exit.
+pub(crate) fn parent(
+    key: Option<Key>,
+    open: impl FnOnce() -> crate::error::Result<ParentDir>,
+) -> crate::error::Result<Arc<ParentDir>> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| crate::sys::cgroup::at_exit(remove_spares_at_exit));
     let mut parents = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
-    parents.retain(|p| p.strong_count() > 0);
-    parents.push(Arc::downgrade(parent));
+    parents.retain(|(_, p)| p.strong_count() > 0);
+    if let Some(key) = &key {
+        let live = parents
+            .iter()
+            .filter(|(k, _)| k.as_ref() == Some(key))
+            .find_map(|(_, p)| p.upgrade());
+        if let Some(parent) = live {
+            return Ok(parent);
+        }
+    }
+    let parent = Arc::new(open()?);
+    parents.push((key, Arc::downgrade(&parent)));
+    Ok(parent)
 }
 
 extern "C" fn remove_spares_at_exit() {
     let Ok(parents) = PARENTS.try_lock() else {
         return;
     };
-    for parent in parents.iter().filter_map(Weak::upgrade) {
+    for parent in parents.iter().filter_map(|(_, p)| p.upgrade()) {
         parent.spares.remove_all(parent.fd.as_fd());
     }
 }
