@@ -258,7 +258,9 @@ fn stdio_from_a_raw_fd() {
 /// `require_vfork` refuse; its error names the step.
 #[test]
 fn pre_exec_runs_on_the_fork_engine_only() {
-    let _g = util::shared();
+    // Exclusive: it ends by checking that the process has no zombie child,
+    // which another test's child could be for a moment.
+    let _g = util::exclusive();
     let mut cmd = probe_cmd(["state"]);
     // SAFETY: the closure only makes an async-signal-safe system call.
     unsafe {
