@@ -226,12 +226,13 @@ def cpu_ticks(pids):
     return own, kids
 
 
-def run_cell(client, variant, program, token, n, budget, window, pids):
-    """Runs up to n tasks of one variant (fewer when the budget runs out),
-    keeping `window` tasks in flight; checks every output."""
+def drive(client, fn, variant, program, token, n, budget, window):
+    """Runs up to n tasks `fn(variant, program, token, i)` (fewer when
+    `budget` seconds run out), keeping `window` tasks in flight, and yields
+    each task's result once its output is checked: the program's echo of
+    `token-i`, once per i."""
     from distributed import as_completed
 
-    fn = tasks.run_task_async if variant in tasks.ASYNC_VARIANTS else tasks.run_task
     submitted = 0
 
     def submit(count):
@@ -242,26 +243,36 @@ def run_cell(client, variant, program, token, n, budget, window, pids):
             fn, [variant] * count, [program] * count, [token] * count, idx, pure=False
         )
 
-    cpu0 = cpu_ticks(pids)
     t0 = time.perf_counter()
     ac = as_completed(submit(min(window, n)), with_results=True)
     seen = set()
-    latencies = []
     in_flight = min(window, n)
-    for _fut, (i, out, secs) in ac:
+    for _fut, result in ac:
+        i, out = result[0], result[1]
         expected = f"{token}-{i}\n".encode()
         if out != expected or i in seen:
             raise RuntimeError(f"{variant}: task {i} returned {out!r}, not {expected!r}")
         seen.add(i)
-        latencies.append(secs)
+        yield result
         in_flight -= 1
         if in_flight <= window // 2 and submitted < n and time.perf_counter() - t0 < budget:
             more = min(window - in_flight, n - submitted)
             ac.update(submit(more))
             in_flight += more
+
+
+def run_cell(client, variant, program, token, n, budget, window, pids):
+    """Runs up to n tasks of one variant (see `drive`); tasks per second,
+    their latency, and the workers' CPU per task."""
+    fn = tasks.run_task_async if variant in tasks.ASYNC_VARIANTS else tasks.run_task
+    cpu0 = cpu_ticks(pids)
+    t0 = time.perf_counter()
+    latencies = [
+        secs for _i, _out, secs in drive(client, fn, variant, program, token, n, budget, window)
+    ]
     wall = time.perf_counter() - t0
     cpu1 = cpu_ticks(pids)
-    done = len(seen)
+    done = len(latencies)
     latencies.sort()
     per_task = lambda ticks: ticks * 1e6 / TICK / done  # noqa: E731
     return {
@@ -283,37 +294,14 @@ def run_mixed(client, variant, program, token, n, budget, window, holds):
     and under the same load, and reports each worker's share: tasks done,
     their latency (the time a task spent running its program) and the
     worker's CPU per task."""
-    from distributed import as_completed
-
-    submitted = 0
-
-    def submit(count):
-        nonlocal submitted
-        idx = list(range(submitted, submitted + count))
-        submitted += count
-        return client.map(
-            tasks.run_task_here,
-            [variant] * count,
-            [program] * count,
-            [token] * count,
-            idx,
-            pure=False,
-        )
-
     cpu0 = {pid: proc_stat(pid) for pid in holds}
     t0 = time.perf_counter()
-    ac = as_completed(submit(min(window, n)), with_results=True)
     latencies = {pid: [] for pid in holds}
-    in_flight = min(window, n)
-    for _fut, (i, out, secs, pid) in ac:
-        if out != f"{token}-{i}\n".encode() or pid not in latencies:
-            raise RuntimeError(f"{variant}: task {i} returned {out!r} from {pid}")
+    run = drive(client, tasks.run_task_here, variant, program, token, n, budget, window)
+    for i, _out, secs, pid in run:
+        if pid not in latencies:
+            raise RuntimeError(f"{variant}: task {i} ran on {pid}, not a worker of the cluster")
         latencies[pid].append(secs)
-        in_flight -= 1
-        if in_flight <= window // 2 and submitted < n and time.perf_counter() - t0 < budget:
-            more = min(window - in_flight, n - submitted)
-            ac.update(submit(more))
-            in_flight += more
     wall = time.perf_counter() - t0
     workers = []
     for pid, hold in holds.items():
