@@ -97,6 +97,7 @@ pub(crate) fn exit_info(pidfd: BorrowedFd<'_>) -> io::Result<Option<i32>> {
 /// kept (recorded as the kernel releases the process, just after the pidfd
 /// turns readable). With `nohang`, `None` while it runs.
 pub(crate) fn wait_exit_info(pidfd: BorrowedFd<'_>, nohang: bool) -> io::Result<Option<i32>> {
+    let mut pause = std::time::Duration::from_micros(10);
     loop {
         let mut fds = libc::pollfd {
             fd: pidfd.as_raw_fd(),
@@ -118,8 +119,12 @@ pub(crate) fn wait_exit_info(pidfd: BorrowedFd<'_>, nohang: bool) -> io::Result<
         if let Some(status) = exit_info(pidfd)? {
             return Ok(Some(status));
         }
-        // Exited, not yet released: the status follows within microseconds.
-        std::thread::yield_now();
+        // Exited, not yet released: for a child the kernel reaps, the status
+        // follows within microseconds (longer only while a tracer holds it).
+        // Waited for even with `nohang`: the pidfd has already said "exited",
+        // and an async caller would not be woken again.
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(1));
     }
 }
 
