@@ -24,6 +24,7 @@ token.
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -444,7 +445,12 @@ def main():
     ap.add_argument("--kill-test", action="store_true", help="kill a worker mid-run, per variant")
     ap.add_argument("--kill-tasks", type=int, default=40)
     ap.add_argument("--kill-sleep-ms", type=int, default=1500)
-    ap.add_argument("--workdir", default=None)
+    ap.add_argument(
+        "--workdir",
+        default=None,
+        help="where the cluster's logs go, kept (default: a directory of the run's own, "
+        "removed after a clean run)",
+    )
     args = ap.parse_args()
 
     from distributed import Client
@@ -528,7 +534,12 @@ def main():
         doc["left_after_run"] = len(left)
     json.dump(doc, sys.stdout, indent=1)
     print()
-    return 1 if doc["left_after_run"] else 0
+    if doc["left_after_run"]:
+        log(f"processes were left behind; the cluster's logs are in {workdir}")
+        return 1
+    if not args.workdir:  # the run's own directory: logs and Dask's scratch space
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
