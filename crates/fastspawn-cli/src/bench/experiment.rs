@@ -164,3 +164,49 @@ pub fn params(pairs: &[(&str, String)]) -> BTreeMap<String, String> {
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect()
 }
+
+/// Runs a driver script (an experiment measured by a program of its own
+/// that prints one JSON document): each stderr line that `step` turns into
+/// (progress steps, message) moves the bar, and every line is kept; returns
+/// stdout and the last lines of stderr, or an error naming `what` with them.
+pub fn run_script(
+    mut cmd: std::process::Command,
+    what: &std::path::Path,
+    bar: &ProgressBar,
+    step: fn(&str) -> Option<(u64, String)>,
+) -> anyhow::Result<(String, String)> {
+    use anyhow::Context;
+    use std::io::{BufRead, BufReader, Read};
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("starting {}", what.display()))?;
+    let stderr = child.stderr.take().context("stderr")?;
+    let bar = bar.clone();
+    let log = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some((steps, message)) = step(&line) {
+                bar.inc(steps);
+                bar.set_message(message);
+            }
+            kept.push(line);
+        }
+        kept
+    });
+    let mut stdout = String::new();
+    child
+        .stdout
+        .as_mut()
+        .context("stdout")?
+        .read_to_string(&mut stdout)?;
+    let status = child.wait()?;
+    let log = log.join().unwrap_or_default();
+    let tail = log[log.len().saturating_sub(15)..].join("\n");
+    if !status.success() {
+        anyhow::bail!("{} failed ({status}):\n{tail}", what.display());
+    }
+    Ok((stdout, tail))
+}

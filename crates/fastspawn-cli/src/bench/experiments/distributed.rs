@@ -11,13 +11,14 @@
 //! fastspawn wheel from bindings/python).
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params, repo_root};
+use crate::bench::experiment::{
+    Cell, Experiment, Measuring, Options, Plan, params, repo_root, run_script,
+};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{KillRep, Measurement, Repetition, TasksRep};
 use crate::bench::stats;
@@ -661,49 +662,16 @@ fn run_cluster(
         .arg("--mixed")
         .arg("--kill-test")
         .args(["--kill-tasks", &s.kill_tasks.to_string()])
-        .args(["--kill-sleep-ms", &s.kill_sleep_ms.to_string()])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().with_context(|| {
-        format!(
-            "starting {} {}",
-            paths.python.display(),
-            paths.script.display()
-        )
-    })?;
+        .args(["--kill-sleep-ms", &s.kill_sleep_ms.to_string()]);
     // The driver says "distributed: ..." once per cell and kill test: each
     // is a step of the progress bar; the rest is kept for the error.
-    let stderr = child.stderr.take().context("stderr")?;
-    let bar = ctx.bar.clone();
-    let log = std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if line.starts_with("distributed: ")
-                && (line.contains(" tasks, ")
-                    || line.contains("kill test")
-                    || line.starts_with("distributed: mixed ") && line.contains(" tasks p50"))
-            {
-                bar.inc(1);
-                bar.set_message(
-                    line.trim_start_matches("distributed: ")
-                        .chars()
-                        .take(60)
-                        .collect::<String>(),
-                );
-            }
-            kept.push(line);
-        }
-        kept
-    });
-    let mut stdout = String::new();
-    std::io::Read::read_to_string(child.stdout.as_mut().context("stdout")?, &mut stdout)?;
-    let status = child.wait()?;
-    let log = log.join().unwrap_or_default();
-    let tail = log[log.len().saturating_sub(15)..].join("\n");
-    if !status.success() {
-        bail!("{} failed ({status}):\n{tail}", paths.script.display());
-    }
+    let (stdout, tail) = run_script(cmd, &paths.script, ctx.bar, |line| {
+        let msg = line.strip_prefix("distributed: ")?;
+        let step = line.contains(" tasks, ")
+            || line.contains("kill test")
+            || msg.starts_with("mixed ") && line.contains(" tasks p50");
+        step.then(|| (1, msg.chars().take(60).collect()))
+    })?;
     let doc: Doc = serde_json::from_str(&stdout)
         .with_context(|| format!("reading the driver's report: {tail}"))?;
     if doc.left_after_run > 0 {

@@ -8,14 +8,15 @@
 //! time with every loop callback timed on its own (how long each spawn held
 //! the loop). Each round is one repetition here.
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde::Deserialize;
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params, repo_root};
+use crate::bench::experiment::{
+    Cell, Experiment, Measuring, Options, Plan, params, repo_root, run_script,
+};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition, TasksRep};
 use crate::bench::stats::{self, Summary};
@@ -358,40 +359,13 @@ fn run_driver(
         .args(["--hold", &s.hold.to_string()])
         .arg("--json")
         .arg("--")
-        .args(&noop)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().with_context(|| {
-        format!(
-            "starting {} {}",
-            paths.python.display(),
-            paths.script.display()
-        )
-    })?;
+        .args(&noop);
     // One "python-async: <impl> round N" line per implementation and
     // round: its throughput and hold cells, two progress steps.
-    let stderr = child.stderr.take().context("stderr")?;
-    let bar = ctx.bar.clone();
-    let log = std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(msg) = line.strip_prefix("python-async: ") {
-                bar.inc(2);
-                bar.set_message(format!("python-async {msg}"));
-            }
-            kept.push(line);
-        }
-        kept
-    });
-    let mut stdout = String::new();
-    std::io::Read::read_to_string(child.stdout.as_mut().context("stdout")?, &mut stdout)?;
-    let status = child.wait()?;
-    let log = log.join().unwrap_or_default();
-    let tail = log[log.len().saturating_sub(15)..].join("\n");
-    if !status.success() {
-        bail!("{} failed ({status}):\n{tail}", paths.script.display());
-    }
+    let (stdout, tail) = run_script(cmd, &paths.script, ctx.bar, |line| {
+        line.strip_prefix("python-async: ")
+            .map(|msg| (2, format!("python-async {msg}")))
+    })?;
     let doc: Doc = serde_json::from_str(&stdout)
         .with_context(|| format!("reading the driver's report: {tail}"))?;
     measurements(&doc, &noop)
