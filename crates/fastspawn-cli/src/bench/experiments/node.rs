@@ -13,13 +13,14 @@
 //! interleaved in every round.
 //! Both print one JSON document, which this module turns into measurements.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use serde::Deserialize;
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params, repo_root};
+use crate::bench::experiment::{
+    Cell, Experiment, Measuring, Options, Plan, params, repo_root, run_script,
+};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition};
 use crate::bench::stats::{self, Summary};
@@ -625,36 +626,15 @@ fn fork_measurements(doc: &ForkDoc) -> Vec<Measurement> {
 /// stderr line starting with "node: " is a progress step.
 fn drive(paths: &Paths, script: &str, args: &[String], ctx: &mut Measuring) -> Result<String> {
     let script = paths.bench.join(script);
-    let mut child = std::process::Command::new(&paths.node)
-        .arg(&script)
+    let mut cmd = std::process::Command::new(&paths.node);
+    cmd.arg(&script)
         .args(args)
         .arg("--json")
-        .current_dir(paths.bench.join(".."))
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .with_context(|| format!("starting {} {}", paths.node.display(), script.display()))?;
-    let stderr = child.stderr.take().context("stderr")?;
-    let bar = ctx.bar.clone();
-    let log = std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(step) = line.strip_prefix("node: ") {
-                bar.set_message(step.chars().take(60).collect::<String>());
-            }
-            kept.push(line);
-        }
-        kept
-    });
-    let mut stdout = String::new();
-    std::io::Read::read_to_string(child.stdout.as_mut().context("stdout")?, &mut stdout)?;
-    let status = child.wait()?;
-    let log = log.join().unwrap_or_default();
-    let tail = log[log.len().saturating_sub(15)..].join("\n");
-    if !status.success() {
-        bail!("{} failed ({status}):\n{tail}", script.display());
-    }
+        .current_dir(paths.bench.join(".."));
+    let (stdout, _) = run_script(cmd, &script, ctx.bar, |line| {
+        let step = line.strip_prefix("node: ")?;
+        Some((0, step.chars().take(60).collect()))
+    })?;
     Ok(stdout)
 }
 
