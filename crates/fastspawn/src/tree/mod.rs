@@ -83,6 +83,11 @@ pub(crate) struct ParentDir {
     /// Whether children's cgroups may be reused: not once the memory or
     /// pids controller is enabled for them (their peaks cannot be reset).
     reuse: AtomicBool,
+    /// `cgroup.procs` of this directory and of its common ancestor with
+    /// the caller's cgroup, held for the kernel's permission checks of
+    /// every spawn into a child's cgroup (`cgroup::hold_procs`); a cache
+    /// only, empty where they cannot be opened.
+    _procs: Vec<OwnedFd>,
 }
 
 impl std::fmt::Debug for ParentDir {
@@ -351,11 +356,21 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
             // Peaks cannot be reset: no reuse where they are counted.
             let enabled = cgroup::read(fd.as_fd(), "cgroup.subtree_control").unwrap_or_default();
             let reuse = !has_controller(&enabled, "memory") && !has_controller(&enabled, "pids");
+            let mut procs: Vec<OwnedFd> = cgroup::hold_procs(fd.as_fd()).into_iter().collect();
+            if let Ok(own) = cgroup::own_cgroup() {
+                let common = cgroup::common_ancestor(&own, &path);
+                if common != path {
+                    let held = cgroup::open_dir(None, &common)
+                        .and_then(|dir| cgroup::hold_procs(dir.as_fd()));
+                    procs.extend(held);
+                }
+            }
             Ok(ParentDir {
                 fd,
                 path,
                 spares: spare::Spares::default(),
                 reuse: AtomicBool::new(reuse),
+                _procs: procs,
             })
         }
         Ok(false) => Err(Error::new(
