@@ -1,7 +1,7 @@
 //! `langs`: spawn+wait throughput of the same child from every runtime,
 //! as a ratio to the raw C clone(CLONE_VM|CLONE_VFORK) loop.
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::table::{self, find, fmt_ratio, fmt_us, per_spawn, ratio};
@@ -36,6 +36,7 @@ impl Experiment for Langs {
         let cells = RUNNERS
             .iter()
             .map(|runner| Cell {
+                extra: Extra::default(),
                 runner: runner.to_string(),
                 params: Default::default(),
                 run: PeerRun::new(runner, "wait", 5_000, vec![peers.noop()]),

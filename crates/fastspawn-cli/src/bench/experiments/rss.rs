@@ -1,7 +1,7 @@
 //! `rss`: spawn+wait as the parent's resident memory grows (the
 //! HyperQueue post's fork-vs-vfork chart and the command-fds table).
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::stats;
@@ -92,6 +92,7 @@ impl Experiment for Rss {
                 }
                 run.warmup = 3;
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("rss_mib", mib.to_string())]),
                     run,

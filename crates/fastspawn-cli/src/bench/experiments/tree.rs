@@ -3,7 +3,7 @@
 //! a SIGKILL to an empty tree, `kill_tree` against a process-group kill of
 //! the same daemonizing tree.
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Measuring, Options, Plan, params};
 use crate::bench::measure;
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
@@ -65,6 +65,7 @@ impl Experiment for Tree {
         for runner in ["fastspawn-auto", "fastspawn-contained"] {
             let run = PeerRun::new(runner, "wait", 5_000, vec![peers.noop()]);
             cells.push(Cell {
+                extra: Extra::default(),
                 runner: runner.to_string(),
                 params: params(&[("part", "spawn".to_string())]),
                 run,
@@ -77,6 +78,7 @@ impl Experiment for Tree {
             let mut run = PeerRun::new("fastspawn-contained", mode, trees, script);
             run.warmup = if opts.quick { 1 } else { 3 };
             cells.push(Cell {
+                extra: Extra::default(),
                 runner: "fastspawn-contained".to_string(),
                 params: params(&[("part", "kill".to_string()), ("kill", kill.to_string())]),
                 run,
