@@ -65,7 +65,12 @@ impl Experiment for Tree {
         for runner in ["fastspawn-auto", "fastspawn-contained"] {
             let run = PeerRun::new(runner, "wait", 5_000, vec![peers.noop()]);
             cells.push(Cell {
-                extra: Extra::default(),
+                // The goal's ratio is read round by round: more rounds,
+                // the same count on both sides.
+                extra: Extra {
+                    reps: if opts.quick { 0 } else { 10 },
+                    same_n: Some("spawn".into()),
+                },
                 runner: runner.to_string(),
                 params: params(&[("part", "spawn".to_string())]),
                 run,
@@ -87,7 +92,7 @@ impl Experiment for Tree {
         }
         let notes = vec![
             "Needs a writable cgroup v2 (root, or a delegated cgroup); elsewhere the experiment says why and measures nothing.".to_string(),
-            "Repetitions interleave the plain and the contained cells (and the two kills), so a busy moment of the machine hits both sides.".to_string(),
+            "Repetitions interleave the plain and the contained cells (and the two kills), so a busy moment of the machine hits both sides; the plain and contained spawns run 10 more rounds than the kills, with the same count.".to_string(),
         ];
         Plan {
             reps: opts.reps(5),
