@@ -340,6 +340,40 @@ fn kill_tree_sends_other_signals_to_every_member() {
     assert_gone(&pids, "after kill_tree(SIGTERM)");
 }
 
+/// Members that exit one after another, and members that join while
+/// `wait_tree` sleeps: it wakes on each exit (the members' pidfds), finds
+/// the newcomers, and returns only once the last one is gone, without a
+/// busy loop.
+#[test]
+fn wait_tree_follows_members_that_join_while_it_waits() {
+    let _guard = util::shared();
+    if !cgroups_usable() {
+        return;
+    }
+    let dir = TempDir::new("wait-tree-join");
+    let marker = dir.join("done");
+    let script = format!(
+        "(sleep 0.1; (sleep 0.1; (sleep 0.1; touch {}) &) &) & exit 0",
+        marker.display()
+    );
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", &script]).contain(true);
+    let mut child = cmd.spawn().unwrap();
+    assert!(child.wait().unwrap().success());
+    let cpu_before = thread_cpu();
+    child.wait_tree().unwrap();
+    let spent = thread_cpu() - cpu_before;
+    assert!(
+        marker.exists(),
+        "wait_tree returned before the last member ended"
+    );
+    assert!(child.tree_pids().unwrap().is_empty());
+    assert!(
+        spent < Duration::from_millis(30),
+        "wait_tree used {spent:?} of CPU"
+    );
+}
+
 #[test]
 fn a_process_group_kill_leaves_the_escapees_that_kill_tree_gets() {
     let _guard = util::shared();

@@ -17,6 +17,7 @@
 //! parent cgroup with the same limits, of any command (`spare.rs`).
 
 mod cleaner;
+pub(crate) mod empty;
 mod options;
 mod session;
 mod spare;
@@ -631,8 +632,8 @@ impl Tree {
         match self {
             Tree::Cgroup(t) => {
                 let dir = t.dir.as_ref().expect("open").as_fd();
-                cgroup::Events::open(dir)
-                    .and_then(|events| events.wait_until(|s| !s.populated))
+                empty::EmptyWait::new(dir)
+                    .and_then(|mut wait| wait.wait(dir))
                     .map_err(|e| self.file_error(program, "wait_tree", "cgroup.events", e))
             }
             Tree::Session(s) => s.wait_empty(root_reaped).map_err(|e| {
