@@ -137,13 +137,15 @@ async function main() {
   const sides = STDIOS.map((stdio) => [`'${stdio}'`, stdio]);
   // The core alone inside this process (addon.benchSpawnWait on a pool
   // thread): [spawn + wait, spawn alone] µs, with the environment inherited
-  // and given variable by variable as spawn() gives its snapshot.
-  const core = { inherited: [], explicit: [] };
+  // given variable by variable (as spawn() gave its snapshot before), and
+  // as one shared Environment (as spawn() gives it now).
+  const core = { inherited: [], explicit: [], shared: [] };
   for (const [side] of sides) results[side] = { rows: null, totals: [], batches: [], cpu: [] };
   for (let round = 0; round < ROUNDS; round++) {
     cs.push(cClone(N));
-    core.inherited.push(addon.benchSpawnWait(NOOP, N, true, false));
-    core.explicit.push(addon.benchSpawnWait(NOOP, N, true, true));
+    core.inherited.push(addon.benchSpawnWait(NOOP, N, true, 'inherit'));
+    core.explicit.push(addon.benchSpawnWait(NOOP, N, true, 'vars'));
+    core.shared.push(addon.benchSpawnWait(NOOP, N, true, 'shared'));
     for (const [side, stdio] of sides) {
       await run(stdio, 20);
       addon.traceOn(true);
@@ -166,7 +168,8 @@ async function main() {
   const nvars = Object.keys(process.env).length;
   for (const [label, runs] of [
     ['environment inherited', core.inherited],
-    [`environment given (${nvars} variables)`, core.explicit],
+    [`environment given variable by variable (${nvars})`, core.explicit],
+    ['environment shared (one fastspawn::Environment)', core.shared],
   ]) {
     const total = median(runs.map((r) => r[0]));
     const alone = median(runs.map((r) => r[1]));

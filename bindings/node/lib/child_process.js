@@ -54,6 +54,9 @@ let io = new Int32Array(HEADER + 2 * 16);
 // A worker's process.env is a copy, and Bun's and Deno's are their own
 // objects: there, the pairs are built from process.env as Node does.
 const envIsEnviron = isMainThread && !process.versions.bun && !process.versions.deno;
+// Node's own process.env object: a program may replace it (`process.env =
+// {...}`), and then its children get the new object's pairs, as in Node.
+const nodeEnv = process.env;
 
 // Bun's net.Socket ignores an `fd` option (it never reads from it), while
 // its fs streams read and write any fd: on Bun the parent's ends are fs
@@ -173,7 +176,7 @@ function normalizeSpawnArguments(file, args, options) {
   args.unshift(typeof options.argv0 === 'string' ? options.argv0 : file);
 
   let envPairs = null;
-  if (options.env || !envIsEnviron) {
+  if (options.env || !envIsEnviron || process.env !== nodeEnv) {
     const env = options.env || process.env;
     envPairs = [];
     for (const key in env) {

@@ -31,7 +31,7 @@
 //!   part of a spawn's latency that is thread hand-overs).
 //! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
-//! - `benchSpawnWait(path, n, onPool, explicitEnv)`: the core's spawn +
+//! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
 //!   wait inside this process, without the JS side (for the benchmarks).
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
@@ -216,27 +216,36 @@ pub fn ping() -> Result<()> {
 /// `[µs per spawn + wait, µs per spawn alone]` of `path` (no arguments,
 /// stdio null), `n` times in a row through `fastspawn::Command`, on the
 /// calling thread or (`on_pool`) on a pool thread while the calling thread
-/// waits; with `explicit_env`, the process's environment is given
-/// variable by variable (`env_clear` + `envs`, as `spawn()` does with its
-/// snapshot) instead of inherited. For the benchmarks' breakdown: the
-/// core's own cost inside this process, without the JS side.
+/// waits. `env`: `"inherit"` (the core reads `environ`), `"vars"` (the
+/// process's environment given variable by variable, `env_clear` +
+/// `envs`, as `spawn()` did with its snapshot before it used a shared
+/// one) or `"shared"` (one `fastspawn::Environment` captured before the
+/// loop, as `spawn()` does now). For the benchmarks' breakdown: the core's
+/// own cost inside this process, without the JS side.
 #[napi]
-pub fn bench_spawn_wait(
-    path: String,
-    n: u32,
-    on_pool: bool,
-    explicit_env: bool,
-) -> Result<Vec<f64>> {
+pub fn bench_spawn_wait(path: String, n: u32, on_pool: bool, env: String) -> Result<Vec<f64>> {
     let vars: Vec<_> = std::env::vars_os().collect();
+    let shared = fastspawn::Environment::capture();
+    if !matches!(env.as_str(), "inherit" | "vars" | "shared") {
+        return Err(Error::from_reason(format!(
+            "fastspawn: benchSpawnWait: env must be 'inherit', 'vars' or 'shared', not {env:?}"
+        )));
+    }
     let run = move || -> std::result::Result<Vec<f64>, String> {
         let n = n.max(1);
         let t0 = std::time::Instant::now();
         let mut spawning = std::time::Duration::ZERO;
         for _ in 0..n {
             let mut command = fastspawn::Command::new(&path);
-            if explicit_env {
-                command.env_clear();
-                command.envs(vars.iter().map(|(k, v)| (k, v)));
+            match env.as_str() {
+                "vars" => {
+                    command.env_clear();
+                    command.envs(vars.iter().map(|(k, v)| (k, v)));
+                }
+                "shared" => {
+                    command.environment(&shared);
+                }
+                _ => {}
             }
             command
                 .stdin(fastspawn::Stdio::null())

@@ -23,22 +23,19 @@
 //! whatever its outcome.
 
 use std::cell::RefCell;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::io;
 use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::Arc;
 
-use fastspawn::{Command, Stdio};
+use fastspawn::{Command, Environment, Stdio};
 use rustix::net::{AddressFamily, SocketFlags, SocketType};
-
-/// A snapshot of the process environment, shared by the requests that use it.
-type Environ = Arc<Vec<(OsString, OsString)>>;
 
 thread_local! {
     /// The last snapshot of the inherited environment, by fingerprint,
-    /// shared with the requests that use it (no copy per spawn).
-    static INHERITED: RefCell<(u64, Option<Environ>)> = const { RefCell::new((0, None)) };
+    /// prepared once as the child's `envp` and shared with the requests
+    /// (and commands) that use it: no copy per spawn.
+    static INHERITED: RefCell<(u64, Option<Environment>)> = const { RefCell::new((0, None)) };
 }
 
 pub const PIPE: i32 = 0;
@@ -81,7 +78,7 @@ pub struct Request {
     argc: usize,
     /// The pairs of `strings`, or -1 for `inherited`.
     envc: i32,
-    inherited: Option<Environ>,
+    inherited: Option<Environment>,
     flags: i32,
     uid: u32,
     gid: u32,
@@ -106,10 +103,10 @@ impl Request {
         for _ in 1..self.argc {
             command.arg(next()?);
         }
-        command.env_clear();
-        if let Some(vars) = &self.inherited {
-            command.envs(vars.iter().map(|(k, v)| (k, v)));
+        if let Some(environment) = &self.inherited {
+            command.environment(environment);
         } else {
+            command.env_clear();
             for _ in 0..self.envc {
                 let pair = next()?.as_bytes();
                 // Like execve, the child gets the pair as given; a pair
@@ -181,11 +178,11 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
             let mut cache = cache.borrow_mut();
             let fingerprint = crate::sys::environ_fingerprint();
             match &cache.1 {
-                Some(vars) if cache.0 == fingerprint => Arc::clone(vars),
+                Some(environment) if cache.0 == fingerprint => environment.clone(),
                 _ => {
-                    let vars = Arc::new(std::env::vars_os().collect::<Vec<_>>());
-                    *cache = (fingerprint, Some(Arc::clone(&vars)));
-                    vars
+                    let environment = Environment::capture();
+                    *cache = (fingerprint, Some(environment.clone()));
+                    environment
                 }
             }
         }))

@@ -365,6 +365,40 @@ describe('spawn, side by side with node:child_process', () => {
     assert.deepEqual(full.fastspawn, full.node);
   });
 
+  it('env: the inherited environment is the one at the call, also when process.env changes right after it or is replaced', async () => {
+    const cmd = ['-c', 'echo "${FASTSPAWN_T-unset}|${FASTSPAWN_U-unset}"; env | grep -c .'];
+    const r = await both(async (cp) => {
+      // Changes made synchronously between spawns: each child has the
+      // environment of its own call, not of the next change.
+      process.env.FASTSPAWN_T = 'a';
+      const a = outcome(cp.spawn(SH, cmd));
+      process.env.FASTSPAWN_T = 'b';
+      process.env.FASTSPAWN_U = 'u';
+      const b = outcome(cp.spawn(SH, cmd, { stdio: 'pipe' }));
+      delete process.env.FASTSPAWN_T;
+      const c = outcome(cp.spawn(SH, cmd));
+      delete process.env.FASTSPAWN_U;
+      const d = outcome(cp.spawn(SH, cmd));
+      // A replaced process.env is what the children get, undefined values
+      // dropped; then Node's own again.
+      const saved = process.env;
+      let e;
+      try {
+        process.env = { PATH: saved.PATH, FASTSPAWN_T: 'replaced', FASTSPAWN_U: undefined };
+        e = outcome(cp.spawn(SH, cmd));
+      } finally {
+        process.env = saved;
+      }
+      const f = outcome(cp.spawn(SH, cmd));
+      return Promise.all([a, b, c, d, e, f]);
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    const n = Object.keys(process.env).length;
+    assert.deepEqual(r.fastspawn.map((o) => o.stdout), [
+      `a|unset\n${n + 1}\n`, `b|u\n${n + 2}\n`, `unset|u\n${n + 1}\n`, `unset|unset\n${n}\n`, 'replaced|unset\n3\n' /* PATH, FASTSPAWN_T and sh's PWD */, `unset|unset\n${n}\n`,
+    ]);
+  });
+
   it('a bare name is found in the default PATH when env has none', async () => {
     const r = await both((cp) => outcome(cp.spawn('echo', ['found'], { env: { A: '1' } })));
     assert.deepEqual(r.fastspawn, r.node);

@@ -163,12 +163,13 @@ describe('native side', () => {
   });
 
   it('benchSpawnWait runs the program n times (no zombie left) and names a missing one', () => {
-    for (const [onPool, explicitEnv] of [[false, false], [true, true]]) {
-      const [total, spawning] = addon.benchSpawnWait('/bin/true', 5, onPool, explicitEnv);
+    for (const [onPool, env] of [[false, 'inherit'], [true, 'vars'], [true, 'shared']]) {
+      const [total, spawning] = addon.benchSpawnWait('/bin/true', 5, onPool, env);
       assert.ok(total > 0 && spawning > 0 && spawning <= total, `${total} ${spawning}`);
     }
     assert.deepEqual(zombies(), []);
-    assert.throws(() => addon.benchSpawnWait('/nonexistent/fastspawn-bench', 1, true, false), /nonexistent\/fastspawn-bench/);
+    assert.throws(() => addon.benchSpawnWait('/nonexistent/fastspawn-bench', 1, true, 'inherit'), /nonexistent\/fastspawn-bench/);
+    assert.throws(() => addon.benchSpawnWait('/bin/true', 1, true, 'x'), /env must be/);
   });
 
   it('kill() goes through the pidfd: after the child was reaped it signals nothing', async () => {
