@@ -33,6 +33,8 @@
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
 //! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
 //!   wait inside this process, without the JS side (for the benchmarks).
+//! - `setSpawnLinger(us)`: how long a spawner thread gives a child it just
+//!   started to exit before posting its spawn (for the benchmarks).
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
 
@@ -48,7 +50,7 @@ mod waiter;
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use napi::bindgen_prelude::{Function, Int32Array};
 use napi::{Env, Error, Result};
@@ -77,6 +79,7 @@ fn events() -> Result<Arc<Events>> {
 #[napi]
 pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
     let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
+    waiter::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
 }
@@ -94,7 +97,9 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     };
     let id = registry::next_id();
     let pending = registry::Pending::new(id, events);
+    QUEUED.fetch_add(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
+        QUEUED.fetch_sub(1, Ordering::Relaxed);
         trace::stamp(id, trace::Step::PoolStart);
         let outcome = match request.into_command() {
             Ok(mut command) => {
@@ -112,9 +117,31 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
             }
             Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
         };
-        pending.settle(outcome);
+        // Lingering only while no other spawn of ours waits for a pool
+        // thread: a burst is not slowed down by it.
+        let linger = LINGER_US.load(Ordering::Relaxed);
+        let linger = (linger > 0 && QUEUED.load(Ordering::Relaxed) == 0)
+            .then(|| std::time::Duration::from_micros(u64::from(linger)));
+        pending.settle(outcome, linger);
     });
     Ok(i64::from(id))
+}
+
+/// Spawn requests queued on the pool whose job has not started yet.
+static QUEUED: AtomicUsize = AtomicUsize::new(0);
+
+/// How long a spawner thread waits for a child it just started to exit
+/// before it posts the spawn (see `registry::Pending::settle`), in µs: a
+/// child that is that quick reaches JS in one batch with its exit. The
+/// no-op child of the benchmarks exits 60-100 µs after its `execve`.
+static LINGER_US: AtomicU32 = AtomicU32::new(DEFAULT_LINGER_US);
+const DEFAULT_LINGER_US: u32 = 200;
+
+/// Sets that wait (µs, 0: none, at most 100,000); returns the previous
+/// one. For the benchmarks, which compare both.
+#[napi]
+pub fn set_spawn_linger(us: u32) -> u32 {
+    LINGER_US.swap(us.min(100_000), Ordering::Relaxed)
 }
 
 /// Blocks until the spawn of `id` is settled: its pid, or `-errno`.

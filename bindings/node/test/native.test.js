@@ -5,6 +5,7 @@
 
 const { describe, it, before } = require('node:test');
 const assert = require('node:assert/strict');
+const { once } = require('node:events');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
@@ -160,6 +161,47 @@ describe('native side', () => {
     assert.ok(last <= after);
     await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
     assert.deepEqual(addon.traceTake(), []);
+  });
+
+  it('a child that exits quickly reaches JS in one batch; a longer one gets its spawn after the linger, its pid and kill() during it', async () => {
+    const { batchCount } = require('../lib/native');
+    const previous = addon.setSpawnLinger(100000); // 100 ms: surely long enough for `true`
+    try {
+      await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+      const before = batchCount();
+      const quick = await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+      assert.equal(batchCount() - before, 1);
+      assert.deepEqual(quick.events, ['spawn', 'exit 0 null', 'close 0 null']);
+
+      // A child that outlives the linger: its 'spawn' comes when the
+      // linger ends (before its exit), unless JS settled it sooner by
+      // reading its pid, which does not wait for the linger.
+      addon.setSpawnLinger(20000);
+      const t0 = process.hrtime.bigint();
+      const child = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+      await once(child, 'spawn');
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      assert.ok(ms >= 15, `'spawn' after ${ms} ms, before the 20 ms linger ended`);
+      const read = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+      assert.ok(read.pid > 0);
+      for (const c of [child, read]) {
+        assert.equal(c.kill('SIGKILL'), true);
+        const [code, signal] = await once(c, 'exit');
+        assert.deepEqual([code, signal], [null, 'SIGKILL']);
+      }
+
+      // Killed during the linger: the spawner thread sees the exit.
+      addon.setSpawnLinger(100000);
+      const killed = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+      const events = [];
+      for (const e of ['spawn', 'exit']) killed.on(e, (...a) => events.push([e, ...a]));
+      assert.equal(killed.kill('SIGTERM'), true);
+      await once(killed, 'close');
+      assert.deepEqual(events, [['spawn'], ['exit', null, 'SIGTERM']]);
+    } finally {
+      addon.setSpawnLinger(previous);
+    }
+    assert.deepEqual(zombies(), []);
   });
 
   it('benchSpawnWait runs the program n times (no zombie left) and names a missing one', () => {
