@@ -105,6 +105,8 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
             Ok(mut command) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
+                // While the child runs: the socketpairs of the next spawns.
+                request::refill();
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
@@ -125,6 +127,29 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
         pending.settle(outcome, linger);
     });
     Ok(i64::from(id))
+}
+
+/// Sets how many socketpairs the spawner threads keep made ahead of time
+/// (0: none); returns the previous count. For the benchmarks.
+#[napi]
+pub fn set_socketpair_reserve(pairs: u32) -> u32 {
+    request::set_reserve_size(pairs as usize) as u32
+}
+
+/// The fds of that reserve, for the tests' leak checks.
+#[napi]
+pub fn reserved_fds() -> Vec<i32> {
+    request::reserved_fds()
+}
+
+/// For the benchmarks (`bench/http/node/no-spawn-stream.mjs`): an fd like a child's
+/// stdout whose child wrote `data` and exited, without a process.
+#[napi]
+pub fn bench_output_fd(data: napi::bindgen_prelude::Buffer) -> i64 {
+    match request::output_fd(&data) {
+        Ok(fd) => i64::from(fd),
+        Err(err) => -i64::from(err.raw_os_error().unwrap_or(libc::EIO)),
+    }
 }
 
 /// Spawn requests queued on the pool whose job has not started yet.

@@ -93,6 +93,53 @@ describe('native side', () => {
     for (const r of await Promise.all(children)) assert.equal(r.events.at(-1), 'close 0 null');
   });
 
+  it('socketpairs made ahead by the spawner threads: bounded, close-on-exec, in no child', async () => {
+    const previous = addon.setSocketpairReserve(6);
+    try {
+      // The spawn's job tops the reserve up to 6 pairs after its clone.
+      await outcome(fastspawn.spawn('true'));
+      await quiesce();
+      const all = () => require('node:fs').readdirSync('/proc/self/fd').map(Number);
+      const openFdsBefore = openFds();
+      const withReserve = all();
+      const reserved = addon.reservedFds();
+      assert.equal(reserved.length, 12);
+      for (const fd of reserved) {
+        const flags = /^flags:\s*([0-7]+)$/m.exec(require('node:fs').readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))[1];
+        assert.ok(parseInt(flags, 8) & 0o2000000, `reserved fd ${fd} is close-on-exec`);
+      }
+      addon.setSocketpairReserve(0);
+      assert.deepEqual(addon.reservedFds(), []);
+      for (const fd of reserved) {
+        assert.ok(withReserve.includes(fd));
+        assert.throws(() => require('node:fs').fstatSync(fd), { code: 'EBADF' }, `reserved fd ${fd} closed`);
+      }
+      // Without a reserve the JS thread makes the pairs: same outcome.
+      const r = await outcome(fastspawn.spawn('echo', ['no reserve']));
+      assert.equal(r.events.at(-1), 'close 0 null');
+      addon.setSocketpairReserve(6);
+      await outcome(fastspawn.spawn('true'));
+      await quiesce();
+      assert.equal(addon.reservedFds().length, 12);
+      assert.deepEqual(openFds(), openFdsBefore);
+      // No child of either implementation gets them: a shell lists its fds
+      // (the reserve is full again, the same pairs or new ones).
+      const seen = {};
+      for (const [name, impl] of [['node', nodeCp], ['fastspawn', fastspawn]]) {
+        seen[name] = await new Promise((resolve, reject) => {
+          impl.execFile('sh', ['-c', 'ls /proc/$$/fd'], (err, stdout) => (err ? reject(err) : resolve(stdout.split('\n').filter(Boolean).map(Number))));
+        });
+      }
+      // (Node's child may also get the parent's fds that are not
+      // close-on-exec, such as the test runner's: none of the reserve's.)
+      const inReserve = new Set(addon.reservedFds());
+      assert.deepEqual(seen.node.filter((fd) => inReserve.has(fd)), []);
+      assert.deepEqual(seen.fastspawn, [0, 1, 2]);
+    } finally {
+      addon.setSocketpairReserve(previous);
+    }
+  });
+
   it('spawns waiting in the pool queue hold no fds (a burst with inherited stdio)', async () => {
     // The inherited stdio fds are duplicated on the spawner thread, right
     // before each spawn: a synchronous burst holds at most a pidfd per
