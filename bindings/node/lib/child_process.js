@@ -98,13 +98,29 @@ class ChildReadStream extends fs.ReadStream {
   }
 }
 
+// Node's Pipe handle class, taken from the first socket made over an fd
+// (net.Socket's `fd` option asks libuv what the fd is, three system
+// calls, and makes a Pipe for a socketpair). Later ends are made as Node's
+// own child_process makes them: a Pipe handle opened on the fd, given to
+// net.Socket. Not on Deno, whose net.Socket has its own handles.
+const isDeno = typeof process.versions.deno === 'string';
+let PipeHandle = null;
+const PIPE_SOCKET = 0; // PipeConstants.SOCKET
+
 // The parent's end of child fd `i`, as a stream; `child` for the ends the
 // child writes to.
 function pipeEnd(fd, i, child = null) {
   if (isBun) {
     return i === 0 ? fs.createWriteStream(null, { fd, autoClose: true }) : new ChildReadStream(fd, child);
   }
-  return new ChildSocket({ fd, readable: i > 0, writable: true }, child);
+  if (PipeHandle !== null) {
+    const handle = new PipeHandle(PIPE_SOCKET);
+    if (handle.open(fd) === 0) return new ChildSocket({ handle, readable: i > 0, writable: true }, child);
+    handle.close();
+  }
+  const socket = new ChildSocket({ fd, readable: i > 0, writable: true }, child);
+  if (!isDeno && socket._handle && socket._handle.constructor.name === 'Pipe') PipeHandle = socket._handle.constructor;
+  return socket;
 }
 
 function validatedPath(value, name) {
