@@ -107,6 +107,17 @@ const isDeno = typeof process.versions.deno === 'string';
 let PipeHandle = null;
 const PIPE_SOCKET = 0; // PipeConstants.SOCKET
 
+// Node's Pipe class, learnt from a throwaway socket over one of the
+// addon's socketpairs when no stream has taught it yet; null where it
+// cannot be (Bun, Deno).
+function pipeHandleClass() {
+  if (PipeHandle === null && !isBun && !isDeno) {
+    const fd = addon.benchOutputFd(Buffer.alloc(0));
+    if (fd >= 0) pipeEnd(fd, 1).destroy();
+  }
+  return PipeHandle;
+}
+
 // The parent's end of child fd `i`, as a stream; `child` for the ends the
 // child writes to.
 function pipeEnd(fd, i, child = null) {
@@ -975,6 +986,7 @@ function spawn(file, args, options) {
 }
 
 module.exports = {
+  pipeHandleClass,
   ChildProcess,
   maybeClose,
   spawn,
