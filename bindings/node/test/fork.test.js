@@ -293,11 +293,11 @@ describe('fork(), side by side with node:child_process.fork', () => {
     assert.deepEqual(r.fastspawn[1].text, 'child writes two\n');
   });
 
-  it('handles sent by the child: a net.Server, a net.Socket, a dgram socket arrive with their message', async () => {
+  for (const serialization of ['json', 'advanced']) it(`handles sent by the child: a net.Server, a net.Socket, a dgram socket arrive with their message (${serialization})`, async () => {
     const net = require('node:net');
     const dgram = require('node:dgram');
     const r = await both(async (cp) => {
-      const child = cp.fork(FIXTURE, [], { silent: true });
+      const child = cp.fork(FIXTURE, [], { silent: true, serialization });
       const got = () => once(child, 'message');
       const out = {};
 
