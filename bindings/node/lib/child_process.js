@@ -126,7 +126,7 @@ function pipeEnd(fd, i, child = null) {
   }
   if (PipeHandle !== null) {
     const handle = new PipeHandle(PIPE_SOCKET);
-    if (handle.open(fd) === 0) return new ChildSocket({ handle, readable: i > 0, writable: true }, child);
+    if (!handle.open(fd)) return new ChildSocket({ handle, readable: i > 0, writable: true }, child);
     handle.close();
   }
   const socket = new ChildSocket({ fd, readable: i > 0, writable: true }, child);

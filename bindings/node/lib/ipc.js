@@ -216,7 +216,7 @@ function setupChannel(child, fd, mode) {
   let socket = null;
   if (Pipe !== null) {
     const pipe = new Pipe(PIPE_IPC);
-    if (pipe.open(fd) === 0) socket = new net.Socket({ handle: pipe, readable: true, writable: true });
+    if (!pipe.open(fd)) socket = new net.Socket({ handle: pipe, readable: true, writable: true });
     else pipe.close();
   }
   const receivesHandles = socket !== null;

@@ -24,6 +24,27 @@ describe('spawn, side by side with node:child_process', () => {
     assert.deepEqual(r.fastspawn.events, ['spawn', 'exit 0 null', 'close 0 null']);
   });
 
+  it('piped ends are net.Sockets over a Pipe handle, as Node makes them', async () => {
+    const net = require('node:net');
+    const r = await both(async (cp) => {
+      const shapes = [];
+      for (let i = 0; i < 2; i++) {
+        const child = cp.spawn('cat');
+        for (const stream of [child.stdin, child.stdout, child.stderr]) {
+          shapes.push([stream instanceof net.Socket, stream._handle.constructor.name, stream.readable, stream.writable]);
+        }
+        child.stdin.end('x');
+        let text = '';
+        child.stdout.on('data', (d) => (text += d));
+        await once(child, 'close');
+        shapes.push(text);
+      }
+      return shapes;
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn[0], [true, 'Pipe', false, true]);
+  });
+
   it('exit codes and stderr', async () => {
     const r = await both((cp) => outcome(cp.spawn(SH, ['-c', 'echo out; echo err >&2; exit 7'])));
     assert.deepEqual(r.fastspawn, r.node);
