@@ -16,7 +16,7 @@ import path from "node:path";
 import { config, eventLoop, listening, statsRoute } from "./common.mjs";
 
 const cfg = config();
-// The fastspawn addon makes the socketpairs (benchOutputFd).
+// The fastspawn addon makes the socketpairs (finishedOutputFd).
 const { addon } = createRequire(import.meta.url)(path.join(path.resolve(cfg.spawnModule), "lib", "native.js"));
 // The body, made once by running the workload's command at start-up.
 const body = execFileSync(cfg.file, cfg.args);
@@ -26,10 +26,10 @@ const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
 http
   .createServer((req, res) => {
     if (statsRoute(req, res, stats)) return;
-    const fd = addon.benchOutputFd(body);
+    const fd = addon.finishedOutputFd(body);
     if (fd < 0) {
       res.statusCode = 500;
-      res.end(`benchOutputFd: errno ${-fd}\n`);
+      res.end(`finishedOutputFd: errno ${-fd}\n`);
       return;
     }
     new net.Socket({ fd, readable: true, writable: true }).pipe(res);

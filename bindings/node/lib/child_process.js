@@ -112,7 +112,7 @@ const PIPE_SOCKET = 0; // PipeConstants.SOCKET
 // cannot be (Bun, Deno).
 function pipeHandleClass() {
   if (PipeHandle === null && !isBun && !isDeno) {
-    const fd = addon.benchOutputFd(Buffer.alloc(0));
+    const fd = addon.finishedOutputFd(Buffer.alloc(0));
     if (fd >= 0) pipeEnd(fd, 1).destroy();
   }
   return PipeHandle;

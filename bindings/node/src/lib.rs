@@ -142,10 +142,12 @@ pub fn reserved_fds() -> Vec<i32> {
     request::reserved_fds()
 }
 
-/// For the benchmarks (`bench/http/node/no-spawn-stream.mjs`): an fd like a child's
-/// stdout whose child wrote `data` and exited, without a process.
+/// An fd like a child's stdout whose child wrote `data` and exited, without
+/// a process (a socketpair of the reserve): for `bench/http/node/no-spawn-stream.mjs`,
+/// and for `lib/child_process.js` to learn Node's Pipe class before any
+/// child's stream was made.
 #[napi]
-pub fn bench_output_fd(data: napi::bindgen_prelude::Buffer) -> i64 {
+pub fn finished_output_fd(data: napi::bindgen_prelude::Buffer) -> i64 {
     match request::output_fd(&data) {
         Ok(fd) => i64::from(fd),
         Err(err) => -i64::from(err.raw_os_error().unwrap_or(libc::EIO)),
