@@ -129,8 +129,9 @@ export class ChildProcess extends EventEmitter {
   unref(): void;
   /**
    * Sends a message over the IPC channel (children with an `'ipc'` entry);
-   * false when the write queue is full. A `sendHandle` may be a net.Server
-   * or net.Socket (a dgram socket throws `ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED`).
+   * false when the write queue is full. A `sendHandle` may be a net.Server,
+   * a net.Socket or a dgram.Socket, as with Node (a dgram socket whose
+   * native handle cannot be found throws `ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED`).
    */
   send?(message: Serializable, callback?: (error: Error | null) => void): boolean;
   send?(message: Serializable, sendHandle?: SendHandle, options?: MessageOptions, callback?: (error: Error | null) => void): boolean;

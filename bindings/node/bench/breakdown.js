@@ -26,6 +26,9 @@ const { arg, NOOP, C_PEER } = require('./args');
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 3);
 const STDIOS = arg('stdio', 'ignore,pipe').split(',');
+// `--linger 0,200`: also compares spawner-thread lingers (µs; see
+// setSpawnLinger in src/lib.rs), interleaved within each round.
+const LINGERS = String(arg('linger', '')).split(',').filter((x) => x !== '').map(Number);
 
 // Native steps (src/trace.rs).
 const POOL_START = 1;
@@ -134,17 +137,24 @@ function breakdown(js, stamps) {
 async function main() {
   const results = {};
   const cs = [];
-  const sides = STDIOS.map((stdio) => [`'${stdio}'`, stdio]);
+  const sides = LINGERS.length === 0
+    ? STDIOS.map((stdio) => [`'${stdio}'`, stdio, null])
+    : STDIOS.flatMap((stdio) => LINGERS.map((us) => [`'${stdio}', linger ${us} µs`, stdio, us]));
+  const defaultLinger = addon.setSpawnLinger(0);
+  addon.setSpawnLinger(defaultLinger);
   // The core alone inside this process (addon.benchSpawnWait on a pool
   // thread): [spawn + wait, spawn alone] µs, with the environment inherited
-  // and given variable by variable as spawn() gives its snapshot.
-  const core = { inherited: [], explicit: [] };
+  // given variable by variable (as spawn() gave its snapshot before), and
+  // as one shared Environment (as spawn() gives it now).
+  const core = { inherited: [], explicit: [], shared: [] };
   for (const [side] of sides) results[side] = { rows: null, totals: [], batches: [], cpu: [] };
   for (let round = 0; round < ROUNDS; round++) {
     cs.push(cClone(N));
-    core.inherited.push(addon.benchSpawnWait(NOOP, N, true, false));
-    core.explicit.push(addon.benchSpawnWait(NOOP, N, true, true));
-    for (const [side, stdio] of sides) {
+    core.inherited.push(addon.benchSpawnWait(NOOP, N, true, 'inherit'));
+    core.explicit.push(addon.benchSpawnWait(NOOP, N, true, 'vars'));
+    core.shared.push(addon.benchSpawnWait(NOOP, N, true, 'shared'));
+    for (const [side, stdio, linger] of sides) {
+      addon.setSpawnLinger(linger === null ? defaultLinger : linger);
       await run(stdio, 20);
       addon.traceOn(true);
       const cpu0 = threadCpu();
@@ -166,7 +176,8 @@ async function main() {
   const nvars = Object.keys(process.env).length;
   for (const [label, runs] of [
     ['environment inherited', core.inherited],
-    [`environment given (${nvars} variables)`, core.explicit],
+    [`environment given variable by variable (${nvars})`, core.explicit],
+    ['environment shared (one fastspawn::Environment)', core.shared],
   ]) {
     const total = median(runs.map((r) => r[0]));
     const alone = median(runs.map((r) => r[1]));

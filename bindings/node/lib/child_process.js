@@ -54,6 +54,9 @@ let io = new Int32Array(HEADER + 2 * 16);
 // A worker's process.env is a copy, and Bun's and Deno's are their own
 // objects: there, the pairs are built from process.env as Node does.
 const envIsEnviron = isMainThread && !process.versions.bun && !process.versions.deno;
+// Node's own process.env object: a program may replace it (`process.env =
+// {...}`), and then its children get the new object's pairs, as in Node.
+const nodeEnv = process.env;
 
 // Bun's net.Socket ignores an `fd` option (it never reads from it), while
 // its fs streams read and write any fd: on Bun the parent's ends are fs
@@ -95,13 +98,40 @@ class ChildReadStream extends fs.ReadStream {
   }
 }
 
+// Node's Pipe handle class, taken from the first socket made over an fd
+// (net.Socket's `fd` option asks libuv what the fd is, three system
+// calls, and makes a Pipe for a socketpair). Later ends are made as Node's
+// own child_process makes them: a Pipe handle opened on the fd, given to
+// net.Socket. Not on Deno, whose net.Socket has its own handles.
+const isDeno = typeof process.versions.deno === 'string';
+let PipeHandle = null;
+const PIPE_SOCKET = 0; // PipeConstants.SOCKET
+
+// Node's Pipe class, learnt from a throwaway socket over one of the
+// addon's socketpairs when no stream has taught it yet; null where it
+// cannot be (Bun, Deno).
+function pipeHandleClass() {
+  if (PipeHandle === null && !isBun && !isDeno) {
+    const fd = addon.finishedOutputFd(Buffer.alloc(0));
+    if (fd >= 0) pipeEnd(fd, 1).destroy();
+  }
+  return PipeHandle;
+}
+
 // The parent's end of child fd `i`, as a stream; `child` for the ends the
 // child writes to.
 function pipeEnd(fd, i, child = null) {
   if (isBun) {
     return i === 0 ? fs.createWriteStream(null, { fd, autoClose: true }) : new ChildReadStream(fd, child);
   }
-  return new ChildSocket({ fd, readable: i > 0, writable: true }, child);
+  if (PipeHandle !== null) {
+    const handle = new PipeHandle(PIPE_SOCKET);
+    if (!handle.open(fd)) return new ChildSocket({ handle, readable: i > 0, writable: true }, child);
+    handle.close();
+  }
+  const socket = new ChildSocket({ fd, readable: i > 0, writable: true }, child);
+  if (!isDeno && socket._handle && socket._handle.constructor.name === 'Pipe') PipeHandle = socket._handle.constructor;
+  return socket;
 }
 
 function validatedPath(value, name) {
@@ -173,7 +203,7 @@ function normalizeSpawnArguments(file, args, options) {
   args.unshift(typeof options.argv0 === 'string' ? options.argv0 : file);
 
   let envPairs = null;
-  if (options.env || !envIsEnviron) {
+  if (options.env || !envIsEnviron || process.env !== nodeEnv) {
     const env = options.env || process.env;
     envPairs = [];
     for (const key in env) {
@@ -956,6 +986,7 @@ function spawn(file, args, options) {
 }
 
 module.exports = {
+  pipeHandleClass,
   ChildProcess,
   maybeClose,
   spawn,

@@ -173,7 +173,7 @@ function ipcUnsupported() {
 function ipcHandleUnsupported() {
   return withCode(
     new TypeError(
-      "fastspawn: this handle cannot cross the IPC channel (dgram sockets, and handles sent by the child, are not supported); use node:child_process's fork() for that child",
+      "fastspawn: this handle cannot cross the IPC channel on this runtime (Node's native handle is not reachable here); use node:child_process's fork() for that child",
     ),
     'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED',
   );

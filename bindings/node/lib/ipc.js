@@ -11,14 +11,18 @@
 //   a 1 tag), preceded by its length as a big-endian uint32.
 // Messages whose `cmd` starts with 'NODE_' are Node's own ('internalMessage').
 //
-// Handles (net.Socket, net.Server, their native handles) are sent as Node
-// does: a NODE_HANDLE message with the fd attached as SCM_RIGHTS (written
-// by the addon, as a net.Socket cannot attach fds), one at a time, each
-// waiting for the child's NODE_HANDLE_ACK. Not done: receiving a handle
-// from the child (a net.Socket's reads drop the fds) and dgram sockets:
-// a handle the child sends is refused (NODE_HANDLE_NACK, as Node answers a
-// message whose fd was lost) with a warning here; sending a dgram socket
-// throws ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED.
+// Handles (net.Socket, net.Server, dgram.Socket, their native handles) are
+// sent as Node does: a NODE_HANDLE message with the fd attached as
+// SCM_RIGHTS (written by the addon, as libuv's write with a handle is not
+// reachable from here), one at a time, each waiting for the child's
+// NODE_HANDLE_ACK. Handles the child sends are received as Node receives
+// them: the parent's end is a Pipe handle of the IPC kind, so libuv reads
+// with recvmsg and hands over the fd as the handle's `pendingHandle`; the
+// NODE_HANDLE message is acknowledged and emitted with the handle turned
+// into the object the child sent. Where Node's Pipe class is not reachable
+// (Deno) the channel is a plain socket, whose reads drop the fds: a handle
+// the child sends is refused then (NODE_HANDLE_NACK, as Node answers a
+// message whose fd was lost) with a warning.
 
 const dgram = require('node:dgram');
 const EventEmitter = require('node:events');
@@ -122,6 +126,50 @@ class AdvancedCodec {
   }
 }
 
+// A dgram.Socket's native UDP handle (null once closed), from the state
+// Node keeps behind a symbol of its own; undefined where that is not found.
+function dgramHandle(socket) {
+  const symbol = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'state symbol');
+  const state = symbol === undefined ? undefined : socket[symbol];
+  return state && typeof state === 'object' && 'handle' in state ? state.handle : undefined;
+}
+
+// Node's PipeConstants.IPC.
+const PIPE_IPC = 2;
+
+// The native handle libuv accepted with the last read that carried an fd
+// (one handle is in flight at a time: the child waits for our ACK), or null.
+function takePendingHandle(socket) {
+  const native = socket._handle;
+  const handle = native ? native.pendingHandle : undefined;
+  if (!handle) return null;
+  native.pendingHandle = null;
+  return handle;
+}
+
+// A received native handle as the object the child sent, as Node converts
+// it (its handleConversion[type].got); `emit` gets it once ready.
+function receiveHandle(message, handle, emit) {
+  switch (message.type) {
+    case 'net.Server': {
+      const server = new net.Server();
+      server.listen(handle, () => emit(server));
+      return;
+    }
+    case 'net.Socket':
+      emit(new net.Socket({ handle, readable: true, writable: true }));
+      return;
+    case 'dgram.Socket': {
+      const socket = new dgram.Socket(message.dgramType);
+      socket.bind(handle, () => emit(socket));
+      return;
+    }
+    default:
+      // net.Native, dgram.Native: the handle itself.
+      emit(handle);
+  }
+}
+
 function isInternal(message) {
   return (
     message !== null &&
@@ -159,8 +207,20 @@ class Channel extends EventEmitter {
 // Sets up child.send(), disconnect(), connected, channel and the
 // 'message' / 'disconnect' events over the parent's end `fd`.
 function setupChannel(child, fd, mode) {
-  const { maybeClose } = require('./child_process');
-  const socket = new net.Socket({ fd, readable: true, writable: true });
+  const { maybeClose, pipeHandleClass } = require('./child_process');
+  // An IPC pipe handle, as Node's own channel is: libuv then reads with
+  // recvmsg and turns an fd the child attached into the handle's
+  // `pendingHandle` before the data is delivered. Without Node's Pipe
+  // class (Deno) a plain socket, whose reads drop the fds.
+  const Pipe = pipeHandleClass();
+  let socket = null;
+  if (Pipe !== null) {
+    const pipe = new Pipe(PIPE_IPC);
+    if (!pipe.open(fd)) socket = new net.Socket({ handle: pipe, readable: true, writable: true });
+    else pipe.close();
+  }
+  const receivesHandles = socket !== null;
+  if (socket === null) socket = new net.Socket({ fd, readable: true, writable: true });
   const codec = mode === 'advanced' ? new AdvancedCodec() : new JsonCodec();
   const channel = new Channel(socket);
   let warned = false;
@@ -170,9 +230,9 @@ function setupChannel(child, fd, mode) {
   child._ipc = socket;
   child.connected = true;
 
-  const emitMessage = (event, message) => {
-    if (event === 'internalMessage' || child.listenerCount('message') > 0) child.emit(event, message, undefined);
-    else if (child.channel !== null) child.channel.pending.push([event, message]);
+  const emitMessage = (event, message, handle) => {
+    if (event === 'internalMessage' || child.listenerCount('message') > 0) child.emit(event, message, handle);
+    else if (child.channel !== null) child.channel.pending.push([event, message, handle]);
   };
 
   child.on('newListener', (event) => {
@@ -182,7 +242,7 @@ function setupChannel(child, fd, mode) {
       if (!ch || child.listenerCount('message') === 0 || ch.pending.length === 0) return;
       const pending = ch.pending;
       ch.pending = [];
-      for (const [name, message] of pending) child.emit(name, message, undefined);
+      for (const [name, message, handle] of pending) child.emit(name, message, handle);
     });
   });
 
@@ -201,6 +261,17 @@ function setupChannel(child, fd, mode) {
         if (message.cmd === 'NODE_HANDLE_ACK' || message.cmd === 'NODE_HANDLE_NACK') {
           process.nextTick(onHandleAck, message.cmd === 'NODE_HANDLE_ACK');
         } else if (message.cmd === 'NODE_HANDLE') {
+          const received = receivesHandles ? takePendingHandle(socket) : null;
+          if (received !== null) {
+            // As Node: acknowledged, converted, then emitted with the message.
+            write({ cmd: 'NODE_HANDLE_ACK' }, null, true);
+            receiveHandle(message, received, (handle) => {
+              if (message.type === 'net.Socket' && message.key !== undefined) trackSocket(message.key, handle);
+              if (child.channel === null) return;
+              process.nextTick(emitMessage, isInternal(message.msg) ? 'internalMessage' : 'message', message.msg, handle);
+            });
+            continue;
+          }
           // The fd that came with it is lost (see the file's header).
           write({ cmd: 'NODE_HANDLE_NACK' }, null, true);
           if (!warned) {
@@ -209,6 +280,7 @@ function setupChannel(child, fd, mode) {
           }
           continue;
         }
+        if (message.cmd === 'NODE_SOCKET_NOTIFY_CLOSE' || message.cmd === 'NODE_SOCKET_GET_COUNT') answerSocketList(message);
         process.nextTick(emitMessage, 'internalMessage', message);
       } else {
         process.nextTick(emitMessage, 'message', message);
@@ -216,6 +288,33 @@ function setupChannel(child, fd, mode) {
     }
     messages.length = 0;
   });
+  // Sockets received from a child's server (their message has the server's
+  // key): the child's server.close() and getConnections() ask how many are
+  // still open here (Node's socket lists), by key.
+  const socketLists = new Map();
+  const trackSocket = (key, socket) => {
+    let list = socketLists.get(key);
+    if (list === undefined) {
+      list = { open: 0, notify: false };
+      socketLists.set(key, list);
+    }
+    list.open++;
+    socket.once('close', () => {
+      list.open--;
+      if (list.open === 0 && list.notify) {
+        list.notify = false;
+        if (child.connected) write({ cmd: 'NODE_SOCKET_ALL_CLOSED', key }, null, true);
+      }
+    });
+  };
+  const answerSocketList = (message) => {
+    const list = socketLists.get(message.key);
+    if (list === undefined || !child.connected) return;
+    if (message.cmd === 'NODE_SOCKET_GET_COUNT') write({ cmd: 'NODE_SOCKET_COUNT', key: message.key, count: list.open }, null, true);
+    else if (list.open === 0) write({ cmd: 'NODE_SOCKET_ALL_CLOSED', key: message.key }, null, true);
+    else list.notify = true;
+  };
+
   // The child closed its end (or exited): as Node, disconnect.
   socket.on('end', () => {
     if (!child._known) child._settleNow();
@@ -323,7 +422,8 @@ function setupChannel(child, fd, mode) {
       if (handle instanceof net.Socket) type = 'net.Socket';
       else if (handle instanceof net.Server) type = 'net.Server';
       else if (typeof handle.fd === 'number' && typeof handle.readStop === 'function') type = 'net.Native';
-      else if (handle instanceof dgram.Socket) throw errors.ipcHandleUnsupported();
+      else if (handle instanceof dgram.Socket) type = 'dgram.Socket';
+      else if (typeof handle.fd === 'number' && typeof handle.recvStart === 'function') type = 'dgram.Native';
       else throw errors.invalidHandleType();
       if (handleQueue !== null) {
         handleQueue.push({ message, handle, options, callback });
@@ -342,6 +442,11 @@ function setupChannel(child, fd, mode) {
         }
       } else if (type === 'net.Server') {
         native = handle._handle || null;
+      } else if (type === 'dgram.Socket') {
+        // Its UDP handle, in the socket's state (Node's kStateSymbol); the
+        // parent keeps the socket, as with Node.
+        native = dgramHandle(handle);
+        if (native === undefined) throw errors.ipcHandleUnsupported();
       } else {
         native = handle;
       }
@@ -352,7 +457,9 @@ function setupChannel(child, fd, mode) {
       }
       handleQueue = [];
       if (detached) pendingHandle = { message, handle: native, options, callback, retransmissions: 0 };
-      writeWithFd(Buffer.from(codec.encode({ cmd: 'NODE_HANDLE', type, msg: message })), native.fd, callback, swallowErrors);
+      const wrapper = { cmd: 'NODE_HANDLE', type, msg: message };
+      if (type === 'dgram.Socket') wrapper.dgramType = handle.type;
+      writeWithFd(Buffer.from(codec.encode(wrapper)), native.fd, callback, swallowErrors);
       return true;
     }
     if (handleQueue !== null && !(message && (message.cmd === 'NODE_HANDLE_ACK' || message.cmd === 'NODE_HANDLE_NACK'))) {

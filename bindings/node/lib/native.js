@@ -52,7 +52,12 @@ function ping() {
   }).finally(() => hold(-1));
 }
 
+// Batches received on this thread (for the tests and benchmarks: how
+// many times the native side woke the JS thread).
+let batches = 0;
+
 function onEvents(batch) {
+  batches++;
   // First every child's new state, then the events: a listener of one
   // record that looks at another child of the same batch (its pid, say)
   // finds it up to date, and never asks the native side about an id whose
@@ -98,4 +103,5 @@ module.exports = {
   children,
   hold,
   ping,
+  batchCount: () => batches,
 };

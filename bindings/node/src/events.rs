@@ -92,6 +92,28 @@ impl Events {
         }
     }
 
+    /// Queues one message without waking the JS thread: the next
+    /// [`post`](Self::post) (or [`flush`](Self::flush)) delivers it in the
+    /// same batch.
+    pub fn queue(&self, kind: Kind, id: u32, a: i32, b: i32) {
+        let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        queue
+            .records
+            .extend_from_slice(&[kind as i32, id as i32, a, b]);
+    }
+
+    /// Wakes the JS thread for what [`queue`](Self::queue) left, unless a
+    /// wake-up is already on its way.
+    pub fn flush(&self) {
+        let wake = {
+            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            !queue.records.is_empty() && !std::mem::replace(&mut queue.scheduled, true)
+        };
+        if wake {
+            let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
+        }
+    }
+
     /// Whether the channel keeps the event loop alive (call on the JS thread).
     pub fn set_ref(&self, env: &napi::Env, keep_alive: bool) -> napi::Result<()> {
         crate::sys::set_ref(env.raw(), self.tsfn.raw(), keep_alive)

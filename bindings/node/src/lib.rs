@@ -31,8 +31,10 @@
 //!   part of a spawn's latency that is thread hand-overs).
 //! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
-//! - `benchSpawnWait(path, n, onPool, explicitEnv)`: the core's spawn +
+//! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
 //!   wait inside this process, without the JS side (for the benchmarks).
+//! - `setSpawnLinger(us)`: how long a spawner thread gives a child it just
+//!   started to exit before posting its spawn (for the benchmarks).
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
 
@@ -48,7 +50,7 @@ mod waiter;
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use napi::bindgen_prelude::{Function, Int32Array};
 use napi::{Env, Error, Result};
@@ -77,6 +79,7 @@ fn events() -> Result<Arc<Events>> {
 #[napi]
 pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
     let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
+    waiter::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
 }
@@ -94,12 +97,16 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     };
     let id = registry::next_id();
     let pending = registry::Pending::new(id, events);
+    QUEUED.fetch_add(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
+        QUEUED.fetch_sub(1, Ordering::Relaxed);
         trace::stamp(id, trace::Step::PoolStart);
         let outcome = match request.into_command() {
             Ok(mut command) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
+                // While the child runs: the socketpairs of the next spawns.
+                request::refill();
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
@@ -112,9 +119,56 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
             }
             Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
         };
-        pending.settle(outcome);
+        // Lingering only while no other spawn of ours waits for a pool
+        // thread: a burst is not slowed down by it.
+        let linger = LINGER_US.load(Ordering::Relaxed);
+        let linger = (linger > 0 && QUEUED.load(Ordering::Relaxed) == 0)
+            .then(|| std::time::Duration::from_micros(u64::from(linger)));
+        pending.settle(outcome, linger);
     });
     Ok(i64::from(id))
+}
+
+/// Sets how many socketpairs the spawner threads keep made ahead of time
+/// (0: none); returns the previous count. For the benchmarks.
+#[napi]
+pub fn set_socketpair_reserve(pairs: u32) -> u32 {
+    request::set_reserve_size(pairs as usize) as u32
+}
+
+/// The fds of that reserve, for the tests' leak checks.
+#[napi]
+pub fn reserved_fds() -> Vec<i32> {
+    request::reserved_fds()
+}
+
+/// An fd like a child's stdout whose child wrote `data` and exited, without
+/// a process (a socketpair of the reserve): for `bench/http/node/no-spawn-stream.mjs`,
+/// and for `lib/child_process.js` to learn Node's Pipe class before any
+/// child's stream was made.
+#[napi]
+pub fn finished_output_fd(data: napi::bindgen_prelude::Buffer) -> i64 {
+    match request::output_fd(&data) {
+        Ok(fd) => i64::from(fd),
+        Err(err) => -i64::from(err.raw_os_error().unwrap_or(libc::EIO)),
+    }
+}
+
+/// Spawn requests queued on the pool whose job has not started yet.
+static QUEUED: AtomicUsize = AtomicUsize::new(0);
+
+/// How long a spawner thread waits for a child it just started to exit
+/// before it posts the spawn (see `registry::Pending::settle`), in µs: a
+/// child that is that quick reaches JS in one batch with its exit. The
+/// no-op child of the benchmarks exits 60-100 µs after its `execve`.
+static LINGER_US: AtomicU32 = AtomicU32::new(DEFAULT_LINGER_US);
+const DEFAULT_LINGER_US: u32 = 200;
+
+/// Sets that wait (µs, 0: none, at most 100,000); returns the previous
+/// one. For the benchmarks, which compare both.
+#[napi]
+pub fn set_spawn_linger(us: u32) -> u32 {
+    LINGER_US.swap(us.min(100_000), Ordering::Relaxed)
 }
 
 /// Blocks until the spawn of `id` is settled: its pid, or `-errno`.
@@ -216,27 +270,36 @@ pub fn ping() -> Result<()> {
 /// `[µs per spawn + wait, µs per spawn alone]` of `path` (no arguments,
 /// stdio null), `n` times in a row through `fastspawn::Command`, on the
 /// calling thread or (`on_pool`) on a pool thread while the calling thread
-/// waits; with `explicit_env`, the process's environment is given
-/// variable by variable (`env_clear` + `envs`, as `spawn()` does with its
-/// snapshot) instead of inherited. For the benchmarks' breakdown: the
-/// core's own cost inside this process, without the JS side.
+/// waits. `env`: `"inherit"` (the core reads `environ`), `"vars"` (the
+/// process's environment given variable by variable, `env_clear` +
+/// `envs`, as `spawn()` did with its snapshot before it used a shared
+/// one) or `"shared"` (one `fastspawn::Environment` captured before the
+/// loop, as `spawn()` does now). For the benchmarks' breakdown: the core's
+/// own cost inside this process, without the JS side.
 #[napi]
-pub fn bench_spawn_wait(
-    path: String,
-    n: u32,
-    on_pool: bool,
-    explicit_env: bool,
-) -> Result<Vec<f64>> {
+pub fn bench_spawn_wait(path: String, n: u32, on_pool: bool, env: String) -> Result<Vec<f64>> {
     let vars: Vec<_> = std::env::vars_os().collect();
+    let shared = fastspawn::Environment::capture();
+    if !matches!(env.as_str(), "inherit" | "vars" | "shared") {
+        return Err(Error::from_reason(format!(
+            "fastspawn: benchSpawnWait: env must be 'inherit', 'vars' or 'shared', not {env:?}"
+        )));
+    }
     let run = move || -> std::result::Result<Vec<f64>, String> {
         let n = n.max(1);
         let t0 = std::time::Instant::now();
         let mut spawning = std::time::Duration::ZERO;
         for _ in 0..n {
             let mut command = fastspawn::Command::new(&path);
-            if explicit_env {
-                command.env_clear();
-                command.envs(vars.iter().map(|(k, v)| (k, v)));
+            match env.as_str() {
+                "vars" => {
+                    command.env_clear();
+                    command.envs(vars.iter().map(|(k, v)| (k, v)));
+                }
+                "shared" => {
+                    command.environment(&shared);
+                }
+                _ => {}
             }
             command
                 .stdin(fastspawn::Stdio::null())

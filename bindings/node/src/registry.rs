@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard};
+use std::time::Duration;
 
 use fastspawn::Child;
 
@@ -99,10 +100,13 @@ impl Pending {
 
     /// A spawner thread's result: records it (the JS thread may be
     /// waiting for it), posts it to the child's JS thread, and has the
-    /// waiter watch a started child.
-    pub fn settle(mut self, outcome: Outcome) {
+    /// waiter watch a started child. With `linger`, a started child is
+    /// first given that long to exit: if it does, this thread reaps it and
+    /// its spawn and exit reach JS in one batch (one wake-up of the JS
+    /// thread instead of two); if not, its spawn is posted then.
+    pub fn settle(mut self, outcome: Outcome, linger: Option<Duration>) {
         if let Some(events) = self.events.take() {
-            settle(self.id, events, outcome);
+            settle(self.id, events, outcome, linger);
         }
     }
 }
@@ -110,12 +114,12 @@ impl Pending {
 impl Drop for Pending {
     fn drop(&mut self) {
         if let Some(events) = self.events.take() {
-            settle(self.id, events, Outcome::Failed(libc::EIO));
+            settle(self.id, events, Outcome::Failed(libc::EIO), None);
         }
     }
 }
 
-fn settle(id: u32, events: Arc<Events>, outcome: Outcome) {
+fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Duration>) {
     if DEBUG.load(Ordering::Relaxed) {
         let thread = std::thread::current().name().unwrap_or("").to_string();
         let engine = match &outcome {
@@ -139,11 +143,26 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome) {
                     events: Arc::clone(&events),
                 },
             );
-            // The spawn message goes out before the waiter can see the
-            // exit, so JS always gets them in that order. No system call
-            // is made with the registry locked: a thread preempted while
-            // holding it would stall the JS thread.
-            events.post(Kind::Spawned, id, pid, 0);
+            // The spawn message goes out before the exit's, so JS always
+            // gets them in that order. No system call is made with the
+            // registry locked: a thread preempted while holding it would
+            // stall the JS thread. The entry is in the registry already, so
+            // `pid` (and `kill()`) do not wait for the linger.
+            if let (Some(timeout), Some(fd)) = (linger, pidfd)
+                && crate::sys::pidfd_exited_within(fd, timeout)
+            {
+                crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
+                events.queue(Kind::Spawned, id, pid, 0);
+                // Posts the exit, waking JS for both records.
+                if reap(id) {
+                    return;
+                }
+                // Readable but not reapable (cannot happen for an exited
+                // child): deliver the spawn and let the waiter watch it.
+                events.flush();
+            } else {
+                events.post(Kind::Spawned, id, pid, 0);
+            }
             crate::waiter::watch(id, pidfd);
         }
         Outcome::Failed(errno) => {

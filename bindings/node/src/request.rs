@@ -23,22 +23,21 @@
 //! whatever its outcome.
 
 use std::cell::RefCell;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::io;
-use std::os::fd::{IntoRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fastspawn::{Command, Stdio};
+use fastspawn::{Command, Environment, Stdio};
 use rustix::net::{AddressFamily, SocketFlags, SocketType};
-
-/// A snapshot of the process environment, shared by the requests that use it.
-type Environ = Arc<Vec<(OsString, OsString)>>;
 
 thread_local! {
     /// The last snapshot of the inherited environment, by fingerprint,
-    /// shared with the requests that use it (no copy per spawn).
-    static INHERITED: RefCell<(u64, Option<Environ>)> = const { RefCell::new((0, None)) };
+    /// prepared once as the child's `envp` and shared with the requests
+    /// (and commands) that use it: no copy per spawn.
+    static INHERITED: RefCell<(u64, Option<Environment>)> = const { RefCell::new((0, None)) };
 }
 
 pub const PIPE: i32 = 0;
@@ -81,7 +80,7 @@ pub struct Request {
     argc: usize,
     /// The pairs of `strings`, or -1 for `inherited`.
     envc: i32,
-    inherited: Option<Environ>,
+    inherited: Option<Environment>,
     flags: i32,
     uid: u32,
     gid: u32,
@@ -106,10 +105,10 @@ impl Request {
         for _ in 1..self.argc {
             command.arg(next()?);
         }
-        command.env_clear();
-        if let Some(vars) = &self.inherited {
-            command.envs(vars.iter().map(|(k, v)| (k, v)));
+        if let Some(environment) = &self.inherited {
+            command.environment(environment);
         } else {
+            command.env_clear();
             for _ in 0..self.envc {
                 let pair = next()?.as_bytes();
                 // Like execve, the child gets the pair as given; a pair
@@ -181,11 +180,11 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
             let mut cache = cache.borrow_mut();
             let fingerprint = crate::sys::environ_fingerprint();
             match &cache.1 {
-                Some(vars) if cache.0 == fingerprint => Arc::clone(vars),
+                Some(environment) if cache.0 == fingerprint => environment.clone(),
                 _ => {
-                    let vars = Arc::new(std::env::vars_os().collect::<Vec<_>>());
-                    *cache = (fingerprint, Some(Arc::clone(&vars)));
-                    vars
+                    let environment = Environment::capture();
+                    *cache = (fingerprint, Some(environment.clone()));
+                    environment
                 }
             }
         }))
@@ -193,32 +192,27 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         None
     };
 
-    // Set up every child fd first, keeping the parents' ends owned here, so
-    // that a failure half-way (EMFILE, EBADF) closes everything it made.
-    let mut parents: Vec<(usize, OwnedFd)> = Vec::new();
+    // Set up every child fd but the pipes first (duplicates can fail:
+    // EBADF, EMFILE), then take the pipes' socketpairs, so that a failure
+    // half-way closes everything it made and gives no socketpair away.
     let mut fds = Vec::with_capacity(nfds);
+    let mut pipes = 0;
     for i in 0..nfds {
         let kind = io[HEADER + 2 * i];
         let arg = io[HEADER + 2 * i + 1];
         let source = match kind {
             PIPE => {
-                let (parent, child) = rustix::net::socketpair(
-                    AddressFamily::UNIX,
-                    SocketType::STREAM,
-                    SocketFlags::CLOEXEC,
-                    None,
-                )?;
-                parents.push((HEADER + 2 * i + 1, parent));
-                Source::Fd(child)
+                pipes += 1;
+                None
             }
-            IGNORE if i < 3 => Source::Null,
+            IGNORE if i < 3 => Some(Source::Null),
             IGNORE => continue,
-            INHERIT if i < 3 => Source::Inherit,
+            INHERIT if i < 3 => Some(Source::Inherit),
             // The parent's fd i, mapped as a duplicate rather than left in
             // place (every fd not mapped is closed in the child). A closed
             // one stays closed.
             INHERIT => match crate::sys::dup_cloexec(i as RawFd) {
-                Ok(fd) => Source::Fd(fd),
+                Ok(fd) => Some(Source::Fd(fd)),
                 Err(err) if err.raw_os_error() == Some(libc::EBADF) => continue,
                 Err(err) => return Err(err),
             },
@@ -233,16 +227,25 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
                 if flags.contains(rustix::fs::OFlags::NONBLOCK) {
                     rustix::fs::fcntl_setfl(&fd, flags - rustix::fs::OFlags::NONBLOCK)?;
                 }
-                Source::Fd(fd)
+                Some(Source::Fd(fd))
             }
-            FD => Source::Fd(crate::sys::dup_cloexec(arg)?),
+            FD => Some(Source::Fd(crate::sys::dup_cloexec(arg)?)),
             _ => return Err(invalid("fd kind")),
         };
         fds.push((i, source));
     }
-    for (slot, parent) in parents {
-        io[slot] = parent.into_raw_fd();
-    }
+    let mut pairs = take_pairs(pipes)?;
+    let fds = fds
+        .into_iter()
+        .map(|(i, source)| {
+            let source = source.unwrap_or_else(|| {
+                let (parent, child) = pairs.pop().expect("one socketpair per pipe");
+                io[HEADER + 2 * i + 1] = parent.into_raw_fd();
+                Source::Fd(child)
+            });
+            (i, source)
+        })
+        .collect();
     Ok(Request {
         strings,
         argc,
@@ -253,6 +256,118 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         gid: io[4] as u32,
         fds,
     })
+}
+
+/// Socketpairs made ahead of time by the spawner threads ([`refill`]), so
+/// that a spawn with piped stdio does not make them on the JS thread (three
+/// `socketpair` calls, ~15 µs each with their closes). At most
+/// [`reserve_size`] (6 unless a benchmark changed it); close-on-exec, so no child of any spawner inherits
+/// them (fastspawn's children get only their mapped fds anyway); they live
+/// until the process exits. The lock is never held across a system call.
+static RESERVE: Mutex<Vec<(OwnedFd, OwnedFd)>> = Mutex::new(Vec::new());
+static RESERVE_SIZE: AtomicUsize = AtomicUsize::new(6);
+
+/// Sets how many pairs the reserve keeps (0: none, the JS thread makes
+/// every pair; at most 64); returns the previous size. For the benchmarks.
+pub fn set_reserve_size(pairs: usize) -> usize {
+    let previous = RESERVE_SIZE.swap(pairs.min(64), Ordering::Relaxed);
+    let extra = {
+        let mut reserve = reserve();
+        let keep = reserve.len().min(reserve_size());
+        reserve.split_off(keep)
+    };
+    drop(extra);
+    previous
+}
+
+fn reserve_size() -> usize {
+    RESERVE_SIZE.load(Ordering::Relaxed)
+}
+
+fn reserve() -> std::sync::MutexGuard<'static, Vec<(OwnedFd, OwnedFd)>> {
+    RESERVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn new_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    Ok(rustix::net::socketpair(
+        AddressFamily::UNIX,
+        SocketType::STREAM,
+        SocketFlags::CLOEXEC,
+        None,
+    )?)
+}
+
+/// `n` socketpairs: from the reserve while it has some, else made now. On
+/// failure (EMFILE...) those taken go back to the reserve.
+fn take_pairs(n: usize) -> io::Result<Vec<(OwnedFd, OwnedFd)>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let mut pairs = {
+        let mut reserve = reserve();
+        let keep = reserve.len().saturating_sub(n);
+        reserve.split_off(keep)
+    };
+    while pairs.len() < n {
+        match new_pair() {
+            Ok(pair) => pairs.push(pair),
+            Err(err) => {
+                give_back(pairs);
+                return Err(err);
+            }
+        }
+    }
+    Ok(pairs)
+}
+
+/// Puts unused pairs back, up to the reserve's size; the rest are closed
+/// after the lock is released.
+fn give_back(mut pairs: Vec<(OwnedFd, OwnedFd)>) {
+    {
+        let mut reserve = reserve();
+        while reserve.len() < reserve_size() {
+            match pairs.pop() {
+                Some(pair) => reserve.push(pair),
+                None => break,
+            }
+        }
+    }
+    drop(pairs);
+}
+
+/// The fds of the reserve (both ends of each pair), for the tests' leak
+/// checks.
+pub fn reserved_fds() -> Vec<i32> {
+    reserve()
+        .iter()
+        .flat_map(|(a, b)| [a.as_raw_fd(), b.as_raw_fd()])
+        .collect()
+}
+
+/// On a spawner thread: tops the reserve up (the pairs are made without
+/// the lock). Returns how many pairs it made.
+pub fn refill() -> usize {
+    let missing = reserve_size().saturating_sub(reserve().len());
+    let mut made = Vec::with_capacity(missing);
+    for _ in 0..missing {
+        match new_pair() {
+            Ok(pair) => made.push(pair),
+            // Out of fds: the JS thread's own attempt will report it.
+            Err(_) => break,
+        }
+    }
+    let count = made.len();
+    give_back(made);
+    count
+}
+
+/// For the benchmarks: the parent's end of a socketpair of the reserve
+/// whose other end got `data` and was closed, as a child's stdout that
+/// wrote `data` and exited (no process involved).
+pub fn output_fd(data: &[u8]) -> io::Result<RawFd> {
+    let (parent, child) = take_pairs(1)?.pop().expect("one pair");
+    rustix::io::write(&child, data)?;
+    Ok(parent.into_raw_fd())
 }
 
 fn set_stdio(command: &mut Command, i: usize, stdio: Stdio) {

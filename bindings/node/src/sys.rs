@@ -11,9 +11,10 @@
 //!    that environment (both come from the same `#[napi]` call).
 //! 3. Nothing here keeps a pointer past the call.
 //! 4. A child's pidfd, passed by number from the spawner thread to
-//!    [`borrow_pidfd`], is open: it is owned by the child's registry entry
-//!    and closed only when the waiter reaps the child, which it can do only
-//!    after the watch that borrows it.
+//!    [`borrow_pidfd`] or [`pidfd_exited_within`], is open: it is owned by
+//!    the child's registry entry and closed only when the child is reaped,
+//!    by the waiter after the watch that borrows it, or by the spawner
+//!    thread itself after [`pidfd_exited_within`] returned.
 //! 5. An fd given to [`close_parent_end`] is the parent's end of a pipe
 //!    that this addon created and handed to JS, which never wrapped it in a
 //!    stream and drops the number after this call. An fd given to
@@ -70,6 +71,29 @@ pub fn drain_parent_end(fd: RawFd) -> i32 {
             Err(rustix::io::Errno::INTR) => continue,
             Err(rustix::io::Errno::AGAIN) => return 0,
             Err(err) => return -err.raw_os_error(),
+        }
+    }
+}
+
+/// Whether the child of pidfd `fd` (not yet watched) exits within
+/// `timeout`: waits for its pidfd to become readable.
+pub fn pidfd_exited_within(fd: RawFd, timeout: std::time::Duration) -> bool {
+    // SAFETY: invariant 4: the pidfd stays open until the child is reaped,
+    // which nobody does before this call returns; the borrow ends with it.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    let mut fds = [rustix::event::PollFd::new(
+        &fd,
+        rustix::event::PollFlags::IN,
+    )];
+    let timeout = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: timeout.as_nanos().min(999_999_999) as i64,
+    };
+    loop {
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Ok(n) => return n > 0,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return false,
         }
     }
 }

@@ -36,6 +36,13 @@ fn waiter() -> &'static Waiter {
     })
 }
 
+/// Starts the waiter thread and its epoll set if they are not running yet
+/// (at `init()`, so that they are not made on the first child that lives
+/// longer than the spawner thread's linger).
+pub fn start() {
+    waiter();
+}
+
 /// Starts watching child `id`, through `pidfd` when it has one: the
 /// child's pidfd, which stays open until the child is reaped, and only
 /// this thread's watch leads to that.

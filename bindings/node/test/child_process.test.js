@@ -24,6 +24,27 @@ describe('spawn, side by side with node:child_process', () => {
     assert.deepEqual(r.fastspawn.events, ['spawn', 'exit 0 null', 'close 0 null']);
   });
 
+  it('piped ends are net.Sockets over a Pipe handle, as Node makes them', async () => {
+    const net = require('node:net');
+    const r = await both(async (cp) => {
+      const shapes = [];
+      for (let i = 0; i < 2; i++) {
+        const child = cp.spawn('cat');
+        for (const stream of [child.stdin, child.stdout, child.stderr]) {
+          shapes.push([stream instanceof net.Socket, stream._handle.constructor.name, stream.readable, stream.writable]);
+        }
+        child.stdin.end('x');
+        let text = '';
+        child.stdout.on('data', (d) => (text += d));
+        await once(child, 'close');
+        shapes.push(text);
+      }
+      return shapes;
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn[0], [true, 'Pipe', false, true]);
+  });
+
   it('exit codes and stderr', async () => {
     const r = await both((cp) => outcome(cp.spawn(SH, ['-c', 'echo out; echo err >&2; exit 7'])));
     assert.deepEqual(r.fastspawn, r.node);
@@ -363,6 +384,40 @@ describe('spawn, side by side with node:child_process', () => {
 
     const full = await both((cp) => outcome(cp.spawn('env', [], { env: { X: '1', Y: 'two words' } })));
     assert.deepEqual(full.fastspawn, full.node);
+  });
+
+  it('env: the inherited environment is the one at the call, also when process.env changes right after it or is replaced', async () => {
+    const cmd = ['-c', 'echo "${FASTSPAWN_T-unset}|${FASTSPAWN_U-unset}"; env | grep -c .'];
+    const r = await both(async (cp) => {
+      // Changes made synchronously between spawns: each child has the
+      // environment of its own call, not of the next change.
+      process.env.FASTSPAWN_T = 'a';
+      const a = outcome(cp.spawn(SH, cmd));
+      process.env.FASTSPAWN_T = 'b';
+      process.env.FASTSPAWN_U = 'u';
+      const b = outcome(cp.spawn(SH, cmd, { stdio: 'pipe' }));
+      delete process.env.FASTSPAWN_T;
+      const c = outcome(cp.spawn(SH, cmd));
+      delete process.env.FASTSPAWN_U;
+      const d = outcome(cp.spawn(SH, cmd));
+      // A replaced process.env is what the children get, undefined values
+      // dropped; then Node's own again.
+      const saved = process.env;
+      let e;
+      try {
+        process.env = { PATH: saved.PATH, FASTSPAWN_T: 'replaced', FASTSPAWN_U: undefined };
+        e = outcome(cp.spawn(SH, cmd));
+      } finally {
+        process.env = saved;
+      }
+      const f = outcome(cp.spawn(SH, cmd));
+      return Promise.all([a, b, c, d, e, f]);
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    const n = Object.keys(process.env).length;
+    assert.deepEqual(r.fastspawn.map((o) => o.stdout), [
+      `a|unset\n${n + 1}\n`, `b|u\n${n + 2}\n`, `unset|u\n${n + 1}\n`, `unset|unset\n${n}\n`, 'replaced|unset\n3\n' /* PATH, FASTSPAWN_T and sh's PWD */, `unset|unset\n${n}\n`,
+    ]);
   });
 
   it('a bare name is found in the default PATH when env has none', async () => {

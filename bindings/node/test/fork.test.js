@@ -293,8 +293,55 @@ describe('fork(), side by side with node:child_process.fork', () => {
     assert.deepEqual(r.fastspawn[1].text, 'child writes two\n');
   });
 
-  it('handle errors: a bad handle type, a dgram socket', () => {
+  for (const serialization of ['json', 'advanced']) it(`handles sent by the child: a net.Server, a net.Socket, a dgram socket arrive with their message (${serialization})`, async () => {
+    const net = require('node:net');
     const dgram = require('node:dgram');
+    const r = await both(async (cp) => {
+      const child = cp.fork(FIXTURE, [], { silent: true, serialization });
+      const got = () => once(child, 'message');
+      const out = {};
+
+      child.send({ op: 'send-server' });
+      const [serverMessage, server] = await got();
+      out.server = { message: { ...serverMessage, port: typeof serverMessage.port }, isServer: server instanceof net.Server };
+      await new Promise((resolve) => (server.listening ? resolve() : server.once('listening', resolve)));
+      out.server.samePort = server.address().port === serverMessage.port;
+      // A connection reaches whichever process accepts it: the answer is
+      // the child's either way (the parent's copy has no listener).
+      server.on('connection', (socket) => socket.end('child server answers\n'));
+      const client = net.connect(serverMessage.port, '127.0.0.1');
+      let text = '';
+      client.on('data', (d) => (text += d));
+      await once(client, 'end');
+      out.server.answer = text;
+      server.close();
+
+      child.send({ op: 'send-socket' });
+      const [socketMessage, socket] = await got();
+      out.socket = { message: socketMessage, isSocket: socket instanceof net.Socket };
+      socket.end('parent writes\n');
+      out.socket.clientRead = (await got())[0];
+      out.socket.serverClosed = (await got())[0];
+
+      child.send({ op: 'send-dgram' });
+      const [dgramMessage, udp] = await got();
+      out.dgram = { message: { ...dgramMessage, port: typeof dgramMessage.port }, isDgram: udp instanceof dgram.Socket, samePort: udp.address().port === dgramMessage.port };
+      udp.close();
+
+      child.kill();
+      await once(child, 'exit');
+      return out;
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.equal(r.fastspawn.server.isServer, true);
+    assert.equal(r.fastspawn.server.samePort, true);
+    assert.equal(r.fastspawn.server.answer, 'child server answers\n');
+    assert.deepEqual(r.fastspawn.socket.clientRead, { kind: 'client read', text: 'parent writes\n' });
+    assert.deepEqual(r.fastspawn.socket.serverClosed, { kind: 'server closed' });
+    assert.equal(r.fastspawn.dgram.samePort, true);
+  });
+
+  it('handle errors: a bad handle type', () => {
     const nodeCp = require('node:child_process');
     const r = {};
     for (const [name, cp] of [['node', nodeCp], ['fastspawn', fastspawn]]) {
@@ -309,10 +356,30 @@ describe('fork(), side by side with node:child_process.fork', () => {
     }
     assert.deepEqual(r.fastspawn, r.node);
     assert.equal(r.fastspawn, 'TypeError [ERR_INVALID_HANDLE_TYPE]: This handle type cannot be sent');
-    const child = fastspawn.fork(FIXTURE, [], { silent: true });
-    const socket = dgram.createSocket('udp4');
-    assert.throws(() => child.send('x', socket), { code: 'ERR_FASTSPAWN_IPC_HANDLE_UNSUPPORTED' });
-    socket.close();
-    child.kill();
+  });
+
+  it('a dgram socket sent to the child: bound to the same port there, the parent keeps its copy', async () => {
+    const dgram = require('node:dgram');
+    const r = await both(async (cp) => {
+      const socket = dgram.createSocket('udp4');
+      await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      const child = cp.fork(FIXTURE, [], { silent: true });
+      const callback = [];
+      child.send('u1', socket, (err) => callback.push(err));
+      const reply = await nextMessage(child);
+      const samePort = reply.port === socket.address().port;
+      // The parent's copy is still open: it can send from that port.
+      const peer = dgram.createSocket('udp4');
+      await new Promise((resolve) => peer.bind(0, '127.0.0.1', resolve));
+      socket.send('ping', peer.address().port, '127.0.0.1');
+      const [data] = await once(peer, 'message');
+      peer.close();
+      socket.close();
+      child.kill();
+      await once(child, 'exit');
+      return { callback, reply: { ...reply, port: typeof reply.port }, samePort, fromParentCopy: String(data) };
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn, { callback: [null], reply: { dgram: 'u1', port: 'number' }, samePort: true, fromParentCopy: 'ping' });
   });
 });

@@ -5,6 +5,7 @@
 
 const { describe, it, before } = require('node:test');
 const assert = require('node:assert/strict');
+const { once } = require('node:events');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
@@ -92,6 +93,53 @@ describe('native side', () => {
     for (const r of await Promise.all(children)) assert.equal(r.events.at(-1), 'close 0 null');
   });
 
+  it('socketpairs made ahead by the spawner threads: bounded, close-on-exec, in no child', async () => {
+    const previous = addon.setSocketpairReserve(6);
+    try {
+      // The spawn's job tops the reserve up to 6 pairs after its clone.
+      await outcome(fastspawn.spawn('true'));
+      await quiesce();
+      const all = () => require('node:fs').readdirSync('/proc/self/fd').map(Number);
+      const openFdsBefore = openFds();
+      const withReserve = all();
+      const reserved = addon.reservedFds();
+      assert.equal(reserved.length, 12);
+      for (const fd of reserved) {
+        const flags = /^flags:\s*([0-7]+)$/m.exec(require('node:fs').readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))[1];
+        assert.ok(parseInt(flags, 8) & 0o2000000, `reserved fd ${fd} is close-on-exec`);
+      }
+      addon.setSocketpairReserve(0);
+      assert.deepEqual(addon.reservedFds(), []);
+      for (const fd of reserved) {
+        assert.ok(withReserve.includes(fd));
+        assert.throws(() => require('node:fs').fstatSync(fd), { code: 'EBADF' }, `reserved fd ${fd} closed`);
+      }
+      // Without a reserve the JS thread makes the pairs: same outcome.
+      const r = await outcome(fastspawn.spawn('echo', ['no reserve']));
+      assert.equal(r.events.at(-1), 'close 0 null');
+      addon.setSocketpairReserve(6);
+      await outcome(fastspawn.spawn('true'));
+      await quiesce();
+      assert.equal(addon.reservedFds().length, 12);
+      assert.deepEqual(openFds(), openFdsBefore);
+      // No child of either implementation gets them: a shell lists its fds
+      // (the reserve is full again, the same pairs or new ones).
+      const seen = {};
+      for (const [name, impl] of [['node', nodeCp], ['fastspawn', fastspawn]]) {
+        seen[name] = await new Promise((resolve, reject) => {
+          impl.execFile('sh', ['-c', 'ls /proc/$$/fd'], (err, stdout) => (err ? reject(err) : resolve(stdout.split('\n').filter(Boolean).map(Number))));
+        });
+      }
+      // (Node's child may also get the parent's fds that are not
+      // close-on-exec, such as the test runner's: none of the reserve's.)
+      const inReserve = new Set(addon.reservedFds());
+      assert.deepEqual(seen.node.filter((fd) => inReserve.has(fd)), []);
+      assert.deepEqual(seen.fastspawn, [0, 1, 2]);
+    } finally {
+      addon.setSocketpairReserve(previous);
+    }
+  });
+
   it('spawns waiting in the pool queue hold no fds (a burst with inherited stdio)', async () => {
     // The inherited stdio fds are duplicated on the spawner thread, right
     // before each spawn: a synchronous burst holds at most a pidfd per
@@ -162,13 +210,55 @@ describe('native side', () => {
     assert.deepEqual(addon.traceTake(), []);
   });
 
+  it('a child that exits quickly reaches JS in one batch; a longer one gets its spawn after the linger, its pid and kill() during it', async () => {
+    const { batchCount } = require('../lib/native');
+    const previous = addon.setSpawnLinger(100000); // 100 ms: surely long enough for `true`
+    try {
+      await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+      const before = batchCount();
+      const quick = await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+      assert.equal(batchCount() - before, 1);
+      assert.deepEqual(quick.events, ['spawn', 'exit 0 null', 'close 0 null']);
+
+      // A child that outlives the linger: its 'spawn' comes when the
+      // linger ends (before its exit), unless JS settled it sooner by
+      // reading its pid, which does not wait for the linger.
+      addon.setSpawnLinger(20000);
+      const t0 = process.hrtime.bigint();
+      const child = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+      await once(child, 'spawn');
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      assert.ok(ms >= 15, `'spawn' after ${ms} ms, before the 20 ms linger ended`);
+      const read = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+      assert.ok(read.pid > 0);
+      for (const c of [child, read]) {
+        assert.equal(c.kill('SIGKILL'), true);
+        const [code, signal] = await once(c, 'exit');
+        assert.deepEqual([code, signal], [null, 'SIGKILL']);
+      }
+
+      // Killed during the linger: the spawner thread sees the exit.
+      addon.setSpawnLinger(100000);
+      const killed = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+      const events = [];
+      for (const e of ['spawn', 'exit']) killed.on(e, (...a) => events.push([e, ...a]));
+      assert.equal(killed.kill('SIGTERM'), true);
+      await once(killed, 'close');
+      assert.deepEqual(events, [['spawn'], ['exit', null, 'SIGTERM']]);
+    } finally {
+      addon.setSpawnLinger(previous);
+    }
+    assert.deepEqual(zombies(), []);
+  });
+
   it('benchSpawnWait runs the program n times (no zombie left) and names a missing one', () => {
-    for (const [onPool, explicitEnv] of [[false, false], [true, true]]) {
-      const [total, spawning] = addon.benchSpawnWait('/bin/true', 5, onPool, explicitEnv);
+    for (const [onPool, env] of [[false, 'inherit'], [true, 'vars'], [true, 'shared']]) {
+      const [total, spawning] = addon.benchSpawnWait('/bin/true', 5, onPool, env);
       assert.ok(total > 0 && spawning > 0 && spawning <= total, `${total} ${spawning}`);
     }
     assert.deepEqual(zombies(), []);
-    assert.throws(() => addon.benchSpawnWait('/nonexistent/fastspawn-bench', 1, true, false), /nonexistent\/fastspawn-bench/);
+    assert.throws(() => addon.benchSpawnWait('/nonexistent/fastspawn-bench', 1, true, 'inherit'), /nonexistent\/fastspawn-bench/);
+    assert.throws(() => addon.benchSpawnWait('/bin/true', 1, true, 'x'), /env must be/);
   });
 
   it('kill() goes through the pidfd: after the child was reaped it signals nothing', async () => {

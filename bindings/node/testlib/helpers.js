@@ -72,9 +72,25 @@ function thrown(fn) {
   return null;
 }
 
-// The fds open in this process, by number.
+// The fds open in this process, by number, but those of the addon's
+// reserve of socketpairs (bounded, made ahead by the spawner threads) and
+// the listing's own directory fd (the lowest free number, which the
+// reserve moves).
 function openFds() {
-  return fs.readdirSync('/proc/self/fd').map(Number).sort((a, b) => a - b);
+  const reserved = new Set(require('../lib/native').addon.reservedFds());
+  const isOpen = (fd) => {
+    try {
+      fs.fstatSync(fd);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return fs
+    .readdirSync('/proc/self/fd')
+    .map(Number)
+    .filter((fd) => !reserved.has(fd) && isOpen(fd))
+    .sort((a, b) => a - b);
 }
 
 // Children of this process that are zombies.

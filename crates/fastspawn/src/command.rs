@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::child::{Child, ExitStatus, Output};
 use crate::engine::Engine;
+use crate::environment::Environment;
 use crate::error::Result;
 use crate::prepare::Prepared;
 use crate::stdio::{Stdio, StdioKind};
@@ -86,15 +87,20 @@ pub const RLIM_INFINITY: u64 = u64::MAX;
 pub(crate) struct EnvChanges {
     pub clear: bool,
     pub vars: BTreeMap<OsString, Option<OsString>>,
+    /// With `clear`: the environment `vars` apply to instead of an empty
+    /// one ([`Command::environment`]).
+    pub base: Option<Environment>,
 }
 
 impl fmt::Debug for EnvChanges {
     /// Named and shaped as std's, for `{:#?}` of a [`Command`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CommandEnv")
-            .field("clear", &self.clear)
-            .field("vars", &self.vars)
-            .finish()
+        let mut out = f.debug_struct("CommandEnv");
+        out.field("clear", &self.clear);
+        if let Some(base) = &self.base {
+            out.field("environment", base);
+        }
+        out.field("vars", &self.vars).finish()
     }
 }
 
@@ -104,8 +110,17 @@ impl EnvChanges {
     pub fn path(&self) -> Option<Option<&OsStr>> {
         match self.vars.get(OsStr::new("PATH")) {
             Some(value) => Some(value.as_deref()),
-            None if self.clear => Some(None),
+            None if self.clear => Some(self.base.as_ref().and_then(Environment::path)),
             None => None,
+        }
+    }
+
+    /// Whether the command names the child's `PATH` itself (`env` or
+    /// `env_remove` of it, or an [`Environment`] with one).
+    pub fn sets_path(&self) -> bool {
+        match self.vars.get(OsStr::new("PATH")) {
+            Some(_) => true,
+            None => self.base.as_ref().is_some_and(|base| base.path().is_some()),
         }
     }
 
@@ -265,7 +280,7 @@ impl Command {
 
     /// Removes a variable from the child's environment.
     pub fn env_remove<K: AsRef<OsStr>>(&mut self, key: K) -> &mut Command {
-        if self.env.clear {
+        if self.env.clear && self.env.base.is_none() {
             self.env.vars.remove(key.as_ref());
         } else {
             self.env.vars.insert(key.as_ref().to_owned(), None);
@@ -277,6 +292,20 @@ impl Command {
     pub fn env_clear(&mut self) -> &mut Command {
         self.env.clear = true;
         self.env.vars.clear();
+        self.env.base = None;
+        self.changed()
+    }
+
+    /// Starts the child with exactly `environment` (as `env_clear` and then
+    /// `envs` of its variables would, without copying them: the prepared
+    /// array is shared). `env` and `env_remove` calls made after this one
+    /// apply on top of it; `env_clear` drops it. Its variables are not
+    /// listed by [`get_envs`](Self::get_envs), which lists the explicit
+    /// changes only.
+    pub fn environment(&mut self, environment: &Environment) -> &mut Command {
+        self.env.clear = true;
+        self.env.vars.clear();
+        self.env.base = Some(environment.clone());
         self.changed()
     }
 
@@ -504,6 +533,7 @@ impl Command {
             env: EnvChanges {
                 clear: self.env.clear,
                 vars: self.env.vars.clone(),
+                base: self.env.base.clone(),
             },
             cwd: self.cwd.clone(),
             stdin: stdio(&self.stdin)?,
@@ -700,6 +730,13 @@ impl fmt::Debug for Command {
             }
             if self.env.clear {
                 f.write_str("env -i ")?;
+                if let Some(base) = &self.env.base {
+                    for (key, value) in base.iter() {
+                        if !self.env.vars.contains_key(key) {
+                            write!(f, "{}={value:?} ", key.to_string_lossy())?;
+                        }
+                    }
+                }
             } else if self.env.vars.values().any(Option::is_none) {
                 f.write_str("env ")?;
                 for (key, _) in self.env.vars.iter().filter(|(_, v)| v.is_none()) {

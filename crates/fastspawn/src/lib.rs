@@ -6,6 +6,7 @@
 mod child;
 mod command;
 mod engine;
+mod environment;
 mod error;
 mod fdplan;
 mod features;
@@ -27,6 +28,7 @@ mod tree;
 pub use child::{Child, ExitStatus, ExitStatusError, Output};
 pub use command::{Command, RLIM_INFINITY, Resource};
 pub use engine::Engine;
+pub use environment::Environment;
 pub use error::{Error, Result, Step};
 pub use features::{KernelFeatures, features};
 pub use pidfd::PidFd;

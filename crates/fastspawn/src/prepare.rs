@@ -14,6 +14,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::sync::Arc;
 
 use crate::command::Command;
+use crate::environment::Environment;
 use crate::error::{Error, Result, Step};
 use crate::path;
 use crate::sys::child::Rlimit64;
@@ -25,8 +26,13 @@ use crate::sys::env;
 pub(crate) enum Envp {
     /// The parent's `environ`, read at spawn time.
     Inherit,
-    /// A merged copy.
-    Built(CStringArray),
+    /// A merged copy; its entries may point into `_base`, which it keeps.
+    Built {
+        array: CStringArray,
+        _base: Option<Environment>,
+    },
+    /// A shared environment as it is ([`Command::environment`]).
+    Shared(Environment),
 }
 
 #[derive(Debug)]
@@ -72,7 +78,8 @@ impl Prepared {
     pub(crate) fn envp_ptr(&self) -> *const *const std::ffi::c_char {
         match &self.envp {
             Envp::Inherit => env::environ_ptr(),
-            Envp::Built(array) => array.as_ptr(),
+            Envp::Built { array, .. } => array.as_ptr(),
+            Envp::Shared(environment) => environment.array().as_ptr(),
         }
     }
 }
@@ -116,8 +123,13 @@ fn build(cmd: &Command) -> Result<Prepared> {
     let fingerprint = env::fingerprint();
     let envp = if cmd.env.is_inherited() {
         Envp::Inherit
+    } else if let (Some(base), true) = (&cmd.env.base, cmd.env.vars.is_empty()) {
+        Envp::Shared(base.clone())
     } else {
-        Envp::Built(merge_env(cmd)?)
+        Envp::Built {
+            array: merge_env(cmd)?,
+            _base: cmd.env.base.clone(),
+        }
     };
 
     let cwd = match &cmd.cwd {
@@ -193,13 +205,47 @@ fn child_creds(cmd: &Command) -> Option<path::Creds> {
     })
 }
 
-/// The parent's environment minus overridden or removed keys, then the
-/// overrides: one pass, in the parent's order, no sorting. The parent's
-/// entries are referenced, not copied (see `CStringArray::push_environ`).
+/// The parent's environment (or the command's shared [`Environment`])
+/// minus overridden or removed keys, then the overrides: one pass, in the
+/// parent's order, no sorting. The parent's entries are referenced, not
+/// copied (see `CStringArray::push_environ`); so are the shared
+/// environment's, which the caller keeps alive beside the array.
 fn merge_env(cmd: &Command) -> Result<CStringArray> {
     let program = cmd.program.as_os_str();
     let vars = &cmd.env.vars;
     let mut out = CStringArray::with_capacity(64 + vars.len());
+    let push_override = |out: &mut CStringArray, key: &OsStr, value: &OsStr| -> Result<()> {
+        let key_c = cstring(program, "environment variable", key)?;
+        let value_c = cstring(program, "the value of environment variable", value)?;
+        let mut entry = Vec::with_capacity(key.len() + value.len() + 2);
+        entry.extend_from_slice(key_c.as_bytes());
+        entry.push(b'=');
+        entry.extend_from_slice(value_c.as_bytes_with_nul());
+        out.push(CString::from_vec_with_nul(entry).expect("checked for NUL above"));
+        Ok(())
+    };
+    if let Some(base) = &cmd.env.base {
+        // Both are sorted by key: merged in order, as std's env_clear() +
+        // envs() would give them.
+        let mut overrides = vars.iter().peekable();
+        for entry in base.entries() {
+            let key = crate::environment::split_entry(entry).0;
+            while let Some((k, v)) = overrides.next_if(|(k, _)| k.as_os_str() <= key) {
+                if let Some(v) = v {
+                    push_override(&mut out, k, v)?;
+                }
+            }
+            if !vars.contains_key(key) {
+                out.push_environ(entry);
+            }
+        }
+        for (k, v) in overrides {
+            if let Some(v) = v {
+                push_override(&mut out, k, v)?;
+            }
+        }
+        return Ok(out);
+    }
     if !cmd.env.clear {
         env::for_each(|entry: &CStr| {
             let bytes = entry.to_bytes();
@@ -216,13 +262,7 @@ fn merge_env(cmd: &Command) -> Result<CStringArray> {
     }
     for (key, value) in vars {
         if let Some(value) = value {
-            let key_c = cstring(program, "environment variable", key)?;
-            let value_c = cstring(program, "the value of environment variable", value)?;
-            let mut entry = Vec::with_capacity(key.len() + value.len() + 2);
-            entry.extend_from_slice(key_c.as_bytes());
-            entry.push(b'=');
-            entry.extend_from_slice(value_c.as_bytes_with_nul());
-            out.push(CString::from_vec_with_nul(entry).expect("checked for NUL above"));
+            push_override(&mut out, key, value)?;
         }
     }
     Ok(out)
@@ -236,7 +276,11 @@ mod tests {
         refresh(cmd).unwrap();
         match &cmd.prepared.as_ref().unwrap().envp {
             Envp::Inherit => panic!("expected a built environment"),
-            Envp::Built(array) => array
+            Envp::Shared(environment) => environment
+                .entries()
+                .map(|s| s.to_string_lossy().into_owned())
+                .collect(),
+            Envp::Built { array, .. } => array
                 .iter()
                 .map(|s| s.to_string_lossy().into_owned())
                 .collect(),
@@ -258,6 +302,25 @@ mod tests {
             .filter(|(k, _)| k != "PATH" && k != "HOME")
             .count();
         assert_eq!(env.len(), parent_count + 2);
+    }
+
+    #[test]
+    fn a_shared_environment_is_used_as_it_is_and_does_not_watch_the_parent() {
+        let environment = Environment::new([("B", "2"), ("A", "1")]).unwrap();
+        let mut cmd = Command::new("/bin/true");
+        cmd.environment(&environment);
+        assert_eq!(env_of(&mut cmd), vec!["A=1".to_string(), "B=2".to_string()]);
+        let prepared = cmd.prepared.as_ref().unwrap();
+        assert!(matches!(&prepared.envp, Envp::Shared(_)));
+        assert_eq!(prepared.envp_ptr(), environment.array().as_ptr());
+        assert_eq!(prepared.parent_env, None);
+        cmd.env("AA", "3").env_remove("B");
+        assert_eq!(
+            env_of(&mut cmd),
+            vec!["A=1".to_string(), "AA=3".to_string()]
+        );
+        cmd.env_clear();
+        assert!(env_of(&mut cmd).is_empty());
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn is_shell_script(cmd: &Command, err: &Error) -> bool {
     *err.step() == Step::Exec
         && err.raw_os_error() == Some(libc::ENOEXEC)
         && !cmd.program.as_bytes().contains(&b'/')
-        && cmd.env.vars.contains_key(OsStr::new("PATH"))
+        && cmd.env.sets_path()
 }
 
 /// Spawns `/bin/sh FILE ARGS...` (glibc's `execvp` fall-back, argv\[0\]

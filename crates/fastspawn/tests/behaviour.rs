@@ -20,7 +20,7 @@ use crate::util::{
 
 engine_tests!(shared: exit_codes, death_by_signal, status_and_output_methods, large_output,
     stdin_piped, wait_closes_stdin, stdio_null, stdio_from_file, stdio_chaining, env_like_std,
-    large_env_like_std, cwd, relative_program_in_new_cwd, path_lookup_like_std,
+    large_env_like_std, shared_environment_like_std, cwd, relative_program_in_new_cwd, path_lookup_like_std,
     path_changes_between_spawns, path_removed_falls_back_to_default, arg0, args_passed_verbatim,
     getters_like_std, spawn_twice_and_modify);
 
@@ -409,6 +409,70 @@ fn env_like_std(engine: Engine) {
             "environment after {ops:?}"
         );
     }
+}
+
+/// A shared `Environment` behaves as `env_clear()` + `envs()` of its
+/// variables does with std, alone and with changes made on top of it, and
+/// its PATH is the one searched.
+fn shared_environment_like_std(engine: Engine) {
+    use EnvOp::*;
+    const VARS: &[(&str, &str)] = &[
+        ("FASTSPAWN_T_A", "1"),
+        ("FASTSPAWN_T_B", "x=y"),
+        ("FASTSPAWN_T_A", "2"),
+        ("FASTSPAWN_T_E", ""),
+        ("PATH", "/usr/bin:/bin"),
+    ];
+    let environment = fastspawn::Environment::new(VARS.iter().copied()).expect("environment");
+    assert_eq!(environment.len(), 4);
+    let scenarios: Vec<Vec<EnvOp>> = vec![
+        vec![],
+        vec![Set("FASTSPAWN_T_A", "3")],
+        vec![Remove("FASTSPAWN_T_B"), Set("FASTSPAWN_T_C", "c")],
+        vec![Remove("PATH")],
+        vec![Clear, Set("FASTSPAWN_T_C", "c")],
+    ];
+    for ops in scenarios {
+        // A bare name: the PATH searched is the environment's.
+        let mut ours = Command::new("env");
+        let mut theirs = process::Command::new("env");
+        ours.environment(&environment);
+        theirs.env_clear().envs(VARS.iter().copied());
+        apply_env(&ops, &mut ours, &mut theirs);
+        let reference = theirs.output();
+        let out = ours.engine(engine).output();
+        match (out, reference) {
+            (Ok(out), Ok(reference)) => {
+                assert!(reference.status.success());
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&reference.stdout),
+                    "environment after Environment + {ops:?}"
+                );
+            }
+            (Err(ours), Err(theirs)) => {
+                assert_eq!(ours.raw_os_error(), theirs.raw_os_error(), "{ops:?}")
+            }
+            (ours, theirs) => panic!("{ops:?}: fastspawn {ours:?}, std {theirs:?}"),
+        }
+    }
+    // A NUL byte is refused when the environment is made.
+    assert!(fastspawn::Environment::new([("A", "x\0y")]).is_err());
+    // The process's own environment, captured: as std's inherited one.
+    let mut ours = probe_cmd(["env"]);
+    ours.environment(&fastspawn::Environment::capture());
+    let out = output_ok(&mut ours, engine);
+    let reference = std_probe_cmd(["env"]).output().expect("std output");
+    let sorted = |bytes: &[u8]| {
+        let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(
+        sorted(&out.stdout),
+        sorted(&reference.stdout),
+        "captured environment"
+    );
 }
 
 /// A large environment, built from generated variables, matches std too.

@@ -52,7 +52,6 @@ impl CStringArray {
         self.ptrs.as_ptr()
     }
 
-    #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = &std::ffi::CStr> {
         self.ptrs[..self.ptrs.len() - 1]
             .iter()

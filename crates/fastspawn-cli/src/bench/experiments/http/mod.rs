@@ -35,8 +35,8 @@ const ABOUT: &str = "The Val Town post's HTTP servers that spawn one process per
 pub const CONNECTIONS: u64 = 30;
 
 /// The servers, in the order of the table: the post's first table, then
-/// its variants, then fastspawn's, then the no-spawn control.
-pub const SERVERS: [&str; 11] = [
+/// its variants, then fastspawn's, then the no-spawn controls.
+pub const SERVERS: [&str; 12] = [
     "node-baseline",
     "deno-baseline",
     "bun-baseline",
@@ -48,6 +48,7 @@ pub const SERVERS: [&str; 11] = [
     "node-fastspawn",
     "rust-fastspawn",
     "node-no-spawn",
+    "node-no-spawn-stream",
 ];
 
 /// What each server is, for the table's notes.
@@ -67,6 +68,9 @@ pub fn describe(server: &str) -> &'static str {
             "`node baseline.mjs --spawn-module bindings/node`: the baseline with fastspawn's spawn"
         }
         "rust-fastspawn" => "Rust hyper + fastspawn::tokio, stdout streamed as the body",
+        "node-no-spawn-stream" => {
+            "`node no-spawn-stream.mjs`: a control that spawns nothing but pipes to each response a net.Socket over a socketpair already holding the output, as a child's stdout is in Node (the floor for a Node spawn library whose child.stdout is a net.Socket)"
+        }
         "node-no-spawn" => {
             "`node no-spawn.mjs`: a control that answers from memory and spawns nothing (Node's own HTTP cost: the ceiling for any Node spawn library)"
         }
@@ -282,16 +286,21 @@ fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Laun
             let file = format!("{}.mjs", server.trim_start_matches("node-"));
             js(node()?, vec![script(&file)], &[])
         }
-        "node-fastspawn" => {
+        "node-fastspawn" | "node-no-spawn-stream" => {
             let index = paths.node_binding.join("index.js");
             exists(&index, "the fastspawn Node package is not built yet")?;
             exists(
                 &paths.node_binding.join("fastspawn.node"),
                 "the fastspawn Node addon is not built yet",
             )?;
+            let file = if server == "node-fastspawn" {
+                "baseline.mjs"
+            } else {
+                "no-spawn-stream.mjs"
+            };
             js(
                 node()?,
-                vec![script("baseline.mjs")],
+                vec![script(file)],
                 &[
                     "--spawn-module".to_string(),
                     paths.node_binding.display().to_string(),

@@ -89,6 +89,7 @@ fn short(server: &str) -> &str {
         "node-fastspawn" => "Node+fs",
         "rust-fastspawn" => "Rust+fs",
         "node-no-spawn" => "no spawn",
+        "node-no-spawn-stream" => "sockets",
         other => other,
     }
 }
@@ -118,6 +119,11 @@ fn goals(ms: &[Measurement]) -> Vec<String> {
     }
     let mut lines = Vec::new();
     if ms.iter().any(|m| m.runner == "node-fastspawn") {
+        if let Some(s) = per_workload(&r(ms, "node-fastspawn", "rust-fastspawn")) {
+            lines.push(format!(
+                "node-fastspawn / rust-fastspawn req/s: {s} (issue 11's goal: >= 0.95x on both)"
+            ));
+        }
         if let Some(s) = per_workload(&r(ms, "node-fastspawn", "rust-tokio")) {
             lines.push(format!(
                 "node-fastspawn / rust-tokio req/s: {s} (goal >= 0.9x on both)"
