@@ -101,6 +101,8 @@ impl Request {
         let file = next()?;
         let cwd = next()?;
         let mut command = Command::new(file);
+        // The registry watches the pidfd at once: let the clone make it.
+        command.pidfd_at_spawn(true);
         command.arg0(next()?);
         for _ in 1..self.argc {
             command.arg(next()?);
