@@ -358,12 +358,16 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
             let enabled = cgroup::read(fd.as_fd(), "cgroup.subtree_control").unwrap_or_default();
             let reuse = !has_controller(&enabled, "memory") && !has_controller(&enabled, "pids");
             let mut procs: Vec<OwnedFd> = cgroup::hold_procs(fd.as_fd()).into_iter().collect();
-            if let Ok(own) = cgroup::own_cgroup() {
-                let common = cgroup::common_ancestor(&own, &path);
-                if common != path {
-                    let held = cgroup::open_dir(None, &common)
-                        .and_then(|dir| cgroup::hold_procs(dir.as_fd()));
-                    procs.extend(held);
+            // By default the parent is this process's own cgroup, and so
+            // the common ancestor too.
+            if let Mode::In(_) = mode {
+                if let Ok(own) = cgroup::own_cgroup() {
+                    let common = cgroup::common_ancestor(&own, &path);
+                    if common != path {
+                        let held = cgroup::open_dir(None, &common)
+                            .and_then(|dir| cgroup::hold_procs(dir.as_fd()));
+                        procs.extend(held);
+                    }
                 }
             }
             Ok(ParentDir {
