@@ -228,3 +228,34 @@ def test_uvloop_if_installed():
         return await p.communicate(), p.returncode
 
     assert uvloop.run(run()) == ((b"uv\n", None), 4)
+
+
+@pytest.mark.parametrize("pipes", [False, True])
+def test_a_finished_process_is_freed_without_the_cycle_collector(pipes, no_leaks):
+    # A Process in a reference cycle would be freed only by the cyclic
+    # garbage collector, in one pause of the loop per few dozen spawns.
+    import gc
+    import weakref
+
+    async def run():
+        refs = []
+        for _ in range(3):
+            if pipes:
+                p = await fa.create_subprocess_exec("cat", stdin=fa.PIPE, stdout=fa.PIPE)
+                assert await p.communicate(b"x") == (b"x", None)
+            else:
+                p = await fa.create_subprocess_exec("true")
+                assert await p.wait() == 0
+            assert p._transport.get_returncode() == 0
+            refs.append(weakref.ref(p))
+            del p
+            await asyncio.sleep(0)
+        return [r() is None for r in refs]
+
+    gc.collect()
+    gc.disable()
+    try:
+        freed = asyncio.run(run())
+    finally:
+        gc.enable()
+    assert freed == [True, True, True]

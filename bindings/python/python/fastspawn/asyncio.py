@@ -135,24 +135,33 @@ def _abandon(child):
         pass
 
 
+# The pipes' protocols reach their Process through a weak reference: the
+# Process holds its streams, which hold the protocols, and a strong
+# reference back would make a cycle.
+
+
 class _PipeReader(streams.StreamReaderProtocol):
     def __init__(self, reader, loop, process):
         super().__init__(reader, loop=loop)
-        self._process = process
+        self._process = weakref.ref(process)
 
     def connection_lost(self, exc):
         super().connection_lost(exc)
-        self._process._pipe_closed()
+        process = self._process()
+        if process is not None:
+            process._pipe_closed()
 
 
 class _PipeWriter(streams.FlowControlMixin):
     def __init__(self, loop, process):
         super().__init__(loop=loop)
-        self._process = process
+        self._process = weakref.ref(process)
 
     def connection_lost(self, exc):
         super().connection_lost(exc)
-        self._process._pipe_closed()
+        process = self._process()
+        if process is not None:
+            process._pipe_closed()
 
 
 class _Transport:
@@ -185,7 +194,6 @@ class Process:
         self.returncode = None
         self.stdin = self.stdout = self.stderr = None
         self._transports = {}
-        self._transport = _Transport(self)
         self._pipes_open = 0
         self._waiters = []
         if child.pidfd is not None:
@@ -196,6 +204,13 @@ class Process:
 
     def __repr__(self):
         return f"<{self.__class__.__name__} {self.pid}>"
+
+    @property
+    def _transport(self):
+        # Made on access, not kept: a kept one would make a reference cycle
+        # (Process <-> _Transport) that only the cyclic garbage collector
+        # frees, in one pause of the loop per few dozen spawns.
+        return _Transport(self)
 
     def _check_exit(self):
         """Reaps the child if it has exited (the spawner's drain does it
