@@ -15,10 +15,13 @@
 //! anything: the epoll is level-triggered and only read by the loop.
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
 use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use rustix::event::{EventfdFlags, Timespec, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
@@ -109,46 +112,61 @@ impl Spawner {
     /// The fds the request names are duplicated now, so the caller may
     /// close its own as soon as this returns.
     fn submit(&self, token: u64, request: Request<'_>) -> PyResult<()> {
-        let Built { mut cmd, names, .. } = build(request)?;
-        let shared = Arc::clone(&self.shared);
-        // Every spawn runs on a spawner thread, so a pdeathsig child gets
-        // its signal when the process exits, not when some thread does.
-        fastspawn::Pool::global().run(move || {
-            let result = cmd.spawn();
-            drop(cmd);
-            let mut queue = shared.lock();
-            if queue.cancelled.remove(&token) {
-                drop(queue);
-                if let Ok(child) = result {
-                    discard(child);
-                }
-                return;
-            }
-            // The pidfd joins the epoll (one-shot: reported once, then
-            // disarmed, so a reaped child needs no EPOLL_CTL_DEL), the
-            // child the queue and the eventfd is written, all under the
-            // queue's lock: when `drain` sees the exit of a token it has not
-            // taken from the queue yet, that child is in the queue by then.
-            if let Ok(child) = &result {
-                if let Some(pidfd) = child.pidfd() {
-                    let _ = epoll::add(
-                        &shared.epoll,
-                        pidfd,
-                        epoll::EventData::new_u64(token),
-                        epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
-                    );
-                }
-            }
-            if queue.done.is_empty() {
-                let _ = rustix::io::write(&shared.eventfd, &1u64.to_ne_bytes());
-            }
-            queue.done.push(Finished {
-                token,
-                result,
-                names,
-            });
-        });
+        let Built { cmd, names, .. } = build(request)?;
+        self.queue(token, cmd, names);
         Ok(())
+    }
+
+    /// `submit` for the common call, `create_subprocess_exec(program,
+    /// *args)` without keywords: `args` (a tuple, program first) encoded
+    /// here as `os.fsencode` does, with what `subprocess.Popen` does by
+    /// default (SIGXFSZ back to its default, every other fd closed). Queues
+    /// nothing and returns false when an argument is not a `str` or
+    /// `bytes` or holds a NUL byte: the caller then takes the general path,
+    /// which raises what CPython raises.
+    fn submit_args(&self, token: u64, args: &Bound<'_, PyTuple>) -> PyResult<bool> {
+        let mut argv = Vec::with_capacity(args.len());
+        for arg in args.iter() {
+            let encoded: OsString = if let Ok(bytes) = arg.cast::<PyBytes>() {
+                OsStr::from_bytes(bytes.as_bytes()).to_owned()
+            } else if arg.is_instance_of::<PyString>() {
+                arg.extract()?
+            } else {
+                return Ok(false);
+            };
+            if encoded.as_bytes().contains(&0) {
+                return Ok(false);
+            }
+            argv.push(encoded);
+        }
+        let Some(program) = argv.first() else {
+            return Ok(false);
+        };
+        // The audit event `subprocess.Popen` raises, as the general path's
+        // `_start` does, once the call is known to be spawned here.
+        static AUDIT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let py = args.py();
+        let audit = AUDIT.get_or_try_init(py, || {
+            PyResult::Ok(py.import("sys")?.getattr("audit")?.unbind())
+        })?;
+        let program_name = args.get_item(0)?;
+        audit.call1(
+            py,
+            (
+                "subprocess.Popen",
+                &program_name,
+                args.to_list(),
+                py.None(),
+                py.None(),
+            ),
+        )?;
+        let mut cmd = fastspawn::Command::new(program);
+        cmd.arg0(program);
+        cmd.args(&argv[1..]);
+        cmd.signal_default(&[libc::SIGXFSZ]);
+        let names = Names::program(py, program_name.unbind());
+        self.queue(token, cmd, names);
+        Ok(true)
     }
 
     /// Gives up on the spawn of `token`: a child it started is killed and
@@ -229,6 +247,49 @@ impl Spawner {
 }
 
 impl Spawner {
+    /// Hands `cmd` to a spawner thread; its result comes back from
+    /// `drain` with `token`.
+    fn queue(&self, token: u64, mut cmd: fastspawn::Command, names: Names) {
+        let shared = Arc::clone(&self.shared);
+        // Every spawn runs on a spawner thread, so a pdeathsig child gets
+        // its signal when the process exits, not when some thread does.
+        fastspawn::Pool::global().run(move || {
+            let result = cmd.spawn();
+            drop(cmd);
+            let mut queue = shared.lock();
+            if queue.cancelled.remove(&token) {
+                drop(queue);
+                if let Ok(child) = result {
+                    discard(child);
+                }
+                return;
+            }
+            // The pidfd joins the epoll (one-shot: reported once, then
+            // disarmed, so a reaped child needs no EPOLL_CTL_DEL), the
+            // child the queue and the eventfd is written, all under the
+            // queue's lock: when `drain` sees the exit of a token it has not
+            // taken from the queue yet, that child is in the queue by then.
+            if let Ok(child) = &result {
+                if let Some(pidfd) = child.pidfd() {
+                    let _ = epoll::add(
+                        &shared.epoll,
+                        pidfd,
+                        epoll::EventData::new_u64(token),
+                        epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
+                    );
+                }
+            }
+            if queue.done.is_empty() {
+                let _ = rustix::io::write(&shared.eventfd, &1u64.to_ne_bytes());
+            }
+            queue.done.push(Finished {
+                token,
+                result,
+                names,
+            });
+        });
+    }
+
     /// Moves the finished spawns from the queue to `out` (and the children
     /// with a pidfd to `watched`).
     fn take_finished(

@@ -3,6 +3,7 @@ coroutine run with each, the results compared."""
 
 import asyncio
 import os
+import pathlib
 import signal
 import sys
 import threading
@@ -96,6 +97,9 @@ def test_large_input_and_output(no_leaks):
         lambda m: m.create_subprocess_shell(["true"]),
         lambda m: m.create_subprocess_exec("tr\0ue"),
         lambda m: m.create_subprocess_exec(1),
+        lambda m: m.create_subprocess_exec("true", "a\0b"),
+        lambda m: m.create_subprocess_exec("true", 1.5),
+        lambda m: m.create_subprocess_exec(b"/nonexistent/program", b"x"),
         lambda m: m.create_subprocess_exec("true", env={"A": 1}),
     ],
 )
@@ -109,6 +113,48 @@ def test_bad_input_raises_what_asyncio_raises(call, no_leaks):
 
     a, b = both(run)
     assert a is not None and a == b
+
+
+_audited = None  # a list while a test records audit events
+
+
+def _audit_hook(event, args):
+    if _audited is not None and event == "subprocess.Popen":
+        _audited.append(args)
+
+
+sys.addaudithook(_audit_hook)  # (a hook cannot be removed: it records only when asked)
+
+
+def test_argument_forms_and_the_audit_event(no_leaks):
+    # str, bytes and path-like arguments, and non-ASCII ones (encoded as
+    # os.fsencode does), whichever path the call takes in fastspawn.
+    global _audited
+    script = "import sys; sys.stdout.buffer.write(repr(sys.argv[1:]).encode())"
+    calls = [
+        (PY, "-c", script, "a b", "\u00e9t\u00e9", "\udcff"),
+        (PY.encode(), b"-c", script.encode(), b"\xff", b""),
+        (pathlib.Path(PY), "-c", script, pathlib.Path("x/y")),
+    ]
+
+    async def run(m):
+        global _audited
+        _audited = []
+        out = []
+        for args in calls:
+            p = await m.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE)
+            out.append((await p.communicate())[0])
+            p = await m.create_subprocess_exec(*args)  # no pipe: fastspawn's shortest path
+            out.append(await p.wait())
+        events, _audited = _audited, None
+        return out, [(str(exe), [str(a) for a in argv], cwd, env) for exe, argv, cwd, env in events]
+
+    try:
+        a, b = both(run)
+    finally:
+        _audited = None
+    assert a == b
+    assert len(a[1]) == 2 * len(calls)
 
 
 def test_many_in_flight(no_leaks):

@@ -73,6 +73,15 @@ class _LoopSpawner:
         self._pending[token] = future
         return token, future
 
+    def submit_args(self, loop, args):
+        """``submit`` for ``create_subprocess_exec(*args)`` without keywords
+        (``args`` a tuple); None when an argument needs the general path."""
+        token = next(self._tokens)
+        if not self._spawner.submit_args(token, args):
+            return None
+        future = self._pending[token] = loop.create_future()
+        return token, future
+
     def claim(self, token, process):
         """``process`` owns the child of ``token``: its exit goes to it."""
         self._unclaimed.discard(token)
@@ -382,7 +391,10 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     if not kwds and stdin is None and stdout is None and stderr is None:
         # The common call: no argument to check, no pipe to make or connect.
         spawner = _spawner(loop)
-        token, future = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
+        submitted = None if shell else spawner.submit_args(loop, args)
+        if submitted is None:
+            submitted = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
+        token, future = submitted
         try:
             child = await future
         except BaseException:
@@ -492,7 +504,7 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
     if kwds.get("shell"):
         raise ValueError("shell must be False")
     kwds.pop("shell", None)
-    return await _create([program, *args], False, stdin, stdout, stderr, limit, kwds)
+    return await _create((program, *args), False, stdin, stdout, stderr, limit, kwds)
 
 
 async def create_subprocess_shell(cmd, stdin=None, stdout=None, stderr=None,
