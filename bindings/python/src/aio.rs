@@ -122,15 +122,20 @@ impl Spawner {
     /// here as `os.fsencode` does, with what `subprocess.Popen` does by
     /// default (SIGXFSZ back to its default, every other fd closed). Queues
     /// nothing and returns false when an argument is not a `str` or
-    /// `bytes` or holds a NUL byte: the caller then takes the general path,
-    /// which raises what CPython raises.
+    /// `bytes`, cannot be encoded or holds a NUL byte: the caller then
+    /// takes the general path, which raises what CPython raises.
     fn submit_args(&self, token: u64, args: &Bound<'_, PyTuple>) -> PyResult<bool> {
         let mut argv = Vec::with_capacity(args.len());
         for arg in args.iter() {
             let encoded: OsString = if let Ok(bytes) = arg.cast::<PyBytes>() {
                 OsStr::from_bytes(bytes.as_bytes()).to_owned()
             } else if arg.is_instance_of::<PyString>() {
-                arg.extract()?
+                match arg.extract() {
+                    Ok(encoded) => encoded,
+                    // Not encodable (a lone surrogate): the general path
+                    // audits the call, then raises os.fsencode's error.
+                    Err(_) => return Ok(false),
+                }
             } else {
                 return Ok(false);
             };

@@ -99,6 +99,7 @@ def test_large_input_and_output(no_leaks):
         lambda m: m.create_subprocess_exec(1),
         lambda m: m.create_subprocess_exec("true", "a\0b"),
         lambda m: m.create_subprocess_exec("true", 1.5),
+        lambda m: m.create_subprocess_exec("true", "\ud800"),
         lambda m: m.create_subprocess_exec(b"/nonexistent/program", b"x"),
         lambda m: m.create_subprocess_exec("true", env={"A": 1}),
     ],
