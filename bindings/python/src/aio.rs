@@ -313,7 +313,7 @@ impl Spawner {
             match result {
                 Ok(child) => {
                     let has_pidfd = child.pidfd().is_some();
-                    let child = Py::new(py, Child::new(child))?;
+                    let child = Py::new(py, Child::with_pidfd(child))?;
                     if has_pidfd {
                         watched.insert(token, child.clone_ref(py));
                     }
