@@ -12,7 +12,11 @@
 //! every child whose pidfd became readable: exits cost the loop no
 //! `add_reader`/`remove_reader` per child (each a selector update in
 //! Python), and several exits share one wake-up. No thread waits for
-//! anything: the epoll is level-triggered and only read by the loop.
+//! anything: the epoll is only read by the loop; the pidfds are in it
+//! one-shot, the eventfd edge-triggered (each write reported once, the
+//! eventfd never read: `drain` takes the queue first, and again when it
+//! sees the eventfd's report, so a result pushed during a drain is taken
+//! then or wakes the loop again).
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -44,7 +48,7 @@ struct Queue {
 struct Shared {
     eventfd: OwnedFd,
     /// The eventfd (key [`EVENTFD_KEY`]) and every child's pidfd (key: its
-    /// token), level-triggered.
+    /// token, one-shot); the eventfd edge-triggered.
     epoll: OwnedFd,
     queue: Mutex<Queue>,
 }
@@ -89,7 +93,10 @@ impl Spawner {
             &epoll,
             &eventfd,
             epoll::EventData::new_u64(EVENTFD_KEY),
-            epoll::EventFlags::IN,
+            // Edge-triggered: each write is reported once, and the eventfd
+            // is never read (a syscall less per drain; its counter cannot
+            // reach its limit of 2^64 - 2 writes).
+            epoll::EventFlags::IN | epoll::EventFlags::ET,
         )
         .map_err(std::io::Error::from)?;
         Ok(Spawner {
@@ -198,10 +205,6 @@ impl Spawner {
     /// (reaped here; a child reaped elsewhere reads as status 255 << 8, as
     /// in asyncio).
     fn drain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut counter = [0u8; 8];
-        // Reset the eventfd before taking the queue: a result pushed after
-        // the take writes it again (see the module's documentation).
-        let _ = rustix::io::read(&self.shared.eventfd, &mut counter);
         let out = PyList::empty(py);
         let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
         self.take_finished(py, &out, &mut watched)?;
@@ -222,7 +225,10 @@ impl Spawner {
             for event in &events {
                 let token = event.data.u64();
                 if token == EVENTFD_KEY {
-                    continue; // read above
+                    // A write since the last report (edge-triggered, never
+                    // read): results pushed after the take above.
+                    self.take_finished(py, &out, &mut watched)?;
+                    continue;
                 }
                 if !watched.contains_key(&token) {
                     // Pushed after the take above (see `submit`): take again.
