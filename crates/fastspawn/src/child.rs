@@ -165,7 +165,9 @@ impl Child {
 
     /// Sends `signal` through the pidfd. A child that was already reaped is
     /// not signalled (its pid may belong to another process by now) and the
-    /// call succeeds, as [`kill`](Self::kill) does in std.
+    /// call succeeds, as [`kill`](Self::kill) does in std; so does one that
+    /// other code reaped (std would `kill` its pid: `ESRCH`, or a recycled
+    /// pid's process).
     pub fn send_signal(&mut self, signal: i32) -> Result<()> {
         if self.status.is_some() {
             return Ok(());
@@ -175,8 +177,12 @@ impl Child {
             // Reaped by other code: its pid may name another process now.
             Err(_) => return Ok(()),
         };
-        sys::wait::send_signal(pidfd, self.pid, signal)
-            .map_err(|err| Error::io(&self.program, Step::Signal, err))
+        match sys::wait::send_signal(pidfd, self.pid, signal) {
+            // Through a pidfd, ESRCH means the process is gone: reaped by
+            // other code (a pidfd made by the clone outlives that).
+            Err(err) if pidfd.is_some() && err.raw_os_error() == Some(libc::ESRCH) => Ok(()),
+            other => other.map_err(|err| Error::io(&self.program, Step::Signal, err)),
+        }
     }
 
     /// Closes stdin, reads stdout and stderr to their ends (both at once, so

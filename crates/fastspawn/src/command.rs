@@ -160,6 +160,8 @@ pub struct Command {
     pub(crate) require_vfork: bool,
     /// Whether `spawn` gives the child a pidfd (default).
     pub(crate) pidfd: bool,
+    /// Whether the clone makes it at once ([`Command::pidfd_at_spawn`]).
+    pub(crate) pidfd_at_spawn: bool,
     /// A problem found while building, reported by the next spawn.
     pub(crate) invalid: Option<String>,
     /// `pre_exec` closures, run in a forked child before `execve`.
@@ -195,6 +197,7 @@ impl Command {
             engine: Engine::Auto,
             require_vfork: false,
             pidfd: true,
+            pidfd_at_spawn: false,
             invalid: None,
             pre_exec: Vec::new(),
             prepared: None,
@@ -460,6 +463,19 @@ impl Command {
         self
     }
 
+    /// Makes the child's pidfd in the clone itself (`CLONE_PIDFD`) instead
+    /// of when the [`Child`] first needs it. For a caller that needs it at
+    /// once (an event loop or a waiter thread that watches it, through
+    /// [`Child::pidfd`]): the clone makes it for nothing more, where a
+    /// pidfd made later costs a `pidfd_open` and a check that the pid is
+    /// still this process's child, and then exists even if other code
+    /// reaped the child first. Only with [`pidfd`](Self::pidfd) on (the
+    /// default); the async API always does this.
+    pub fn pidfd_at_spawn(&mut self, on: bool) -> &mut Command {
+        self.pidfd_at_spawn = on;
+        self
+    }
+
     /// A copy of this command with its own duplicates of every fd it holds
     /// (mapped fds, stdio files, the cgroup directory). The copy prepares
     /// itself on its first spawn.
@@ -521,6 +537,7 @@ impl Command {
             engine: self.engine,
             require_vfork: self.require_vfork,
             pidfd: self.pidfd,
+            pidfd_at_spawn: self.pidfd_at_spawn,
             invalid: self.invalid.clone(),
             pre_exec: Vec::new(),
             prepared: None,

@@ -126,6 +126,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         engine,
         require_vfork,
         pidfd,
+        pidfd_at_spawn,
         cwd,
         pre_exec,
         ..
@@ -284,7 +285,7 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             opts,
             cwd: cwd.as_deref(),
             cgroup,
-            pidfd: (purpose.pidfd_at_spawn() || opts.autokill) && *pidfd,
+            pidfd: (purpose.pidfd_at_spawn() || *pidfd_at_spawn || opts.autokill) && *pidfd,
             pre_exec: hooks,
             in_place: false,
         };

@@ -320,6 +320,36 @@ fn lazy_pidfd_refuses_a_child_reaped_elsewhere() {
     assert_eq!(child.wait().unwrap().signal(), Some(libc::SIGKILL));
 }
 
+/// `pidfd_at_spawn(true)`: the clone makes the pidfd, so it exists at once
+/// and keeps referring to the child even when other code reaps it before
+/// the `Child` asks (where the lazy pidfd above is refused); signals then
+/// go nowhere instead of to a recycled pid.
+#[test]
+fn pidfd_at_spawn_exists_before_anything_asks_for_it() {
+    let _g = util::exclusive();
+    let mut cmd = probe_cmd(["exit", "0"]);
+    cmd.pidfd_at_spawn(true);
+    let mut child = cmd.spawn().unwrap();
+    let pid = child.id() as i32;
+    let mut status = 0;
+    // SAFETY: reaping our own child behind the Child's back.
+    assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+    let fd = child.pidfd().expect("made by the clone").as_raw_fd();
+    // SAFETY: the pidfd is open (borrowed from the Child); signal 0 only checks.
+    let sent = unsafe { libc::syscall(libc::SYS_pidfd_send_signal, fd, 0, 0, 0) };
+    assert_eq!(sent, -1);
+    assert_eq!(io::Error::last_os_error().raw_os_error(), Some(libc::ESRCH));
+    child
+        .kill()
+        .expect("kill of a child reaped elsewhere is a no-op");
+    // Off by default, and only with pidfd(true).
+    let mut off = probe_cmd(["exit", "0"]);
+    off.pidfd(false).pidfd_at_spawn(true);
+    let mut child = off.spawn().unwrap();
+    assert!(child.pidfd().is_none());
+    assert!(child.wait().unwrap().success());
+}
+
 const EXEC_HELPER: &str = "FASTSPAWN_TEST_EXEC_HELPER";
 
 /// `Command::exec` replaces the process, with the options applied (std's

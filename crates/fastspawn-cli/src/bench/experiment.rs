@@ -91,6 +91,21 @@ pub struct Cell {
     pub run: PeerRun,
     /// Wall-clock seconds one repetition may take; `n` shrinks to fit.
     pub budget_s: f64,
+    /// What a headline comparison needs beyond the other cells.
+    pub extra: Extra,
+}
+
+/// For the cells of a headline comparison read round by round.
+#[derive(Debug, Clone, Default)]
+pub struct Extra {
+    /// Rounds run for this cell after the plan's, still interleaved with
+    /// the other cells that have them: a per-round ratio whose rounds
+    /// spread widely needs more of them than the table does.
+    pub reps: usize,
+    /// Cells with the same key run the same count, the smallest that any
+    /// of them fits in its budget, so that the two sides of a comparison
+    /// make the same number of spawns.
+    pub same_n: Option<String>,
 }
 
 /// An experiment's cells, repetitions and notes for this run.
@@ -114,8 +129,28 @@ impl Plan {
             .iter()
             .filter(|c| c.budget_s.is_finite())
             .map(|_| PILOT_S);
-        let rounds = (0..self.reps).flat_map(|_| self.cells.iter().map(expected_s));
+        let rounds = (0..self.rounds()).flat_map(|round| {
+            self.cells
+                .iter()
+                .filter(move |c| self.runs_in(c, round))
+                .map(expected_s)
+        });
         pilots.chain(rounds).collect()
+    }
+
+    /// Rounds, counting the extra ones some cells have.
+    pub fn rounds(&self) -> usize {
+        self.reps + self.cells.iter().map(|c| c.extra.reps).max().unwrap_or(0)
+    }
+
+    /// Whether `cell` runs in `round`.
+    pub fn runs_in(&self, cell: &Cell, round: usize) -> bool {
+        round < self.reps + cell.extra.reps
+    }
+
+    /// Progress steps of the rounds (every cell once per round it runs in).
+    pub fn round_steps(&self) -> usize {
+        self.cells.iter().map(|c| self.reps + c.extra.reps).sum()
     }
 }
 
@@ -139,7 +174,7 @@ impl Measuring<'_> {
         if !self.opts.quick {
             self.failures.push(format!("{name}: {why}"));
         }
-        self.bar.inc((plan.cells.len() * plan.reps) as u64);
+        self.bar.inc(plan.round_steps() as u64);
         self.skipped = Some(why);
         Vec::new()
     }

@@ -3,7 +3,10 @@
 //!   of the real runs is then the experiment's count, or less if that would
 //!   take longer than the cell's budget. The report says when it is less.
 //! - Repetitions are interleaved: every cell of an experiment runs once per
-//!   round, so a slow minute of the machine hits every runner alike.
+//!   round, so a slow minute of the machine hits every runner alike. The
+//!   two sides of a headline comparison may run more rounds than the rest
+//!   (`Extra::reps`, interleaved with each other) and the same count
+//!   (`Extra::same_n`).
 //! - Each repetition is a fresh peer process; figures are medians over them.
 
 use anyhow::Result;
@@ -43,15 +46,19 @@ pub fn cells(name: &str, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
             }
         }
     }
-    for round in 0..plan.reps {
+    same_n(plan, &mut measurements);
+    for round in 0..plan.rounds() {
         for (cell, slot) in plan.cells.iter().zip(measurements.iter_mut()) {
+            if !plan.runs_in(cell, round) {
+                continue;
+            }
             bar.inc(1);
             let Some(measurement) = slot else { continue };
             bar.set_message(format!(
                 "{name} {} ({}/{})",
                 cell.runner,
                 round + 1,
-                plan.reps
+                plan.reps + cell.extra.reps
             ));
             let mut run = cell.run.clone();
             run.n = measurement.n;
@@ -68,6 +75,23 @@ pub fn cells(name: &str, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
     measurements.into_iter().flatten().collect()
 }
 
+/// Cells that share an `extra.same_n` key all run the smallest count any
+/// of them was sized to.
+fn same_n(plan: &Plan, measurements: &mut [Option<Measurement>]) {
+    let mut smallest: std::collections::HashMap<&str, u64> = Default::default();
+    for (cell, m) in plan.cells.iter().zip(measurements.iter()) {
+        if let (Some(key), Some(m)) = (&cell.extra.same_n, m) {
+            let n = smallest.entry(key).or_insert(m.n);
+            *n = (*n).min(m.n);
+        }
+    }
+    for (cell, m) in plan.cells.iter().zip(measurements.iter_mut()) {
+        if let (Some(key), Some(m)) = (&cell.extra.same_n, m) {
+            m.n = smallest[key.as_str()];
+        }
+    }
+}
+
 /// The count that fits the cell's budget, from a short pilot run.
 fn size(cell: &Cell, peers: &Peers) -> Result<PeerRun> {
     let mut pilot = cell.run.clone();
@@ -80,4 +104,64 @@ fn size(cell: &Cell, peers: &Peers) -> Result<PeerRun> {
     let mut run = cell.run.clone();
     run.n = fits.clamp(10.min(cell.run.n), cell.run.n);
     Ok(run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::experiment::Extra;
+
+    fn cell(runner: &str, reps: usize, same_n: Option<&str>) -> Cell {
+        Cell {
+            runner: runner.into(),
+            params: Default::default(),
+            run: PeerRun::new(runner, "spawn", 1000, vec!["noop".into()]),
+            budget_s: 1.0,
+            extra: Extra {
+                reps,
+                same_n: same_n.map(str::to_string),
+            },
+        }
+    }
+
+    fn sized(cell: &Cell, n: u64) -> Option<Measurement> {
+        Some(Measurement {
+            experiment: "count".into(),
+            runner: cell.runner.clone(),
+            params: Default::default(),
+            mode: "spawn".into(),
+            n,
+            n_requested: 1000,
+            child: Vec::new(),
+            repetitions: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn headline_cells_run_extra_rounds_and_the_same_count() {
+        let plan = Plan {
+            reps: 5,
+            cells: vec![
+                cell("c-clone", 3, Some("n")),
+                cell("rust-std", 0, None),
+                cell("fastspawn-auto", 3, Some("n")),
+            ],
+            notes: Vec::new(),
+        };
+        assert_eq!(plan.rounds(), 8);
+        assert_eq!(plan.round_steps(), 8 + 5 + 8);
+        assert!(plan.runs_in(&plan.cells[1], 4));
+        assert!(!plan.runs_in(&plan.cells[1], 5));
+        assert!(plan.runs_in(&plan.cells[2], 7));
+        assert!(!plan.runs_in(&plan.cells[2], 8));
+        let mut ms: Vec<Option<Measurement>> = plan
+            .cells
+            .iter()
+            .zip([700, 400, 900])
+            .map(|(c, n)| sized(c, n))
+            .collect();
+        same_n(&plan, &mut ms);
+        let ns: Vec<u64> = ms.iter().map(|m| m.as_ref().unwrap().n).collect();
+        assert_eq!(ns, [700, 400, 700]);
+    }
 }

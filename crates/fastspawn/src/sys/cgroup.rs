@@ -161,6 +161,36 @@ pub(crate) fn open_file(dir: BorrowedFd<'_>, file: &str) -> io::Result<OwnedFd> 
     )?)
 }
 
+/// Holds the `cgroup.procs` file of `dir` (an `O_PATH` fd: no read, no
+/// write, it only pins the file's inode).
+///
+/// Every `CLONE_INTO_CGROUP` checks write permission on `cgroup.procs` of
+/// the destination cgroup and of its common ancestor with the caller's
+/// cgroup, through the file's inode. kernfs frees an inode as soon as
+/// nothing references it, so without a holder each of those checks
+/// allocates, initialises and frees one inode: in a raw C clone loop
+/// into one cgroup, `perf` put 6.0% of all samples in `cgroup_can_fork`
+/// without a holder and 1.9% with one (~3.5 µs per spawn on the test VM).
+pub(crate) fn hold_procs(dir: BorrowedFd<'_>) -> io::Result<OwnedFd> {
+    Ok(rustix::fs::openat(
+        dir,
+        "cgroup.procs",
+        OFlags::PATH | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?)
+}
+
+/// The deepest directory that holds both `a` and `b` (paths of one
+/// cgroup2 mount): where the kernel checks write permission for a move
+/// from `a` to `b`.
+pub(crate) fn common_ancestor(a: &Path, b: &Path) -> PathBuf {
+    a.components()
+        .zip(b.components())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x)
+        .collect()
+}
+
 /// Reads an open interface file from its start. cgroupfs makes a file's
 /// whole text at once and hands out as much as the buffer takes, so a read
 /// that leaves room in the buffer has reached the end: no second `pread`
@@ -357,6 +387,21 @@ mod tests {
             Some(PathBuf::from("/sys/fs/cgroup/job"))
         );
         assert_eq!(resolve("/boxer", &nested), None);
+    }
+
+    #[test]
+    fn the_common_ancestor_is_by_whole_components() {
+        let root = Path::new("/sys/fs/cgroup");
+        assert_eq!(
+            common_ancestor(&root.join("a/b"), &root.join("a/c/d")),
+            root.join("a")
+        );
+        assert_eq!(
+            common_ancestor(&root.join("a"), &root.join("a/x")),
+            root.join("a")
+        );
+        assert_eq!(common_ancestor(&root.join("ab"), &root.join("a")), root);
+        assert_eq!(common_ancestor(root, root), root);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Registering a pidfd with tokio's reactor (feature `tokio`).
+//! Registering a pidfd, or a tree's wait for emptiness, with tokio's
+//! reactor (feature `tokio`).
 //!
 //! # Safety
 //!
@@ -22,14 +23,14 @@ pub(crate) fn register_pidfd(pidfd: OwnedFd) -> Result<AsyncFd<OwnedFd>, (io::Er
     })
 }
 
-/// Watches a cgroup's `cgroup.events` for a change (`POLLPRI`, which
-/// cgroupfs raises on every change of the file). The `Events` owns its fd
-/// and never replaces it, as the header requires.
-pub(crate) fn register_cgroup_events(
-    events: super::cgroup::Events,
-) -> io::Result<AsyncFd<super::cgroup::Events>> {
-    // SAFETY: see the file header; the fd is owned by the Events inside the AsyncFd.
-    unsafe { AsyncFd::register_with_interest(events, Interest::PRIORITY) }.map_err(|err| {
+/// Watches the epoll fd of a tree's [`EmptyWait`](crate::tree::empty::EmptyWait)
+/// for readability (a member exited or `cgroup.events` changed).
+pub(crate) fn register_empty_wait(
+    wait: crate::tree::empty::EmptyWait,
+) -> io::Result<AsyncFd<crate::tree::empty::EmptyWait>> {
+    // SAFETY: see the file header; the EmptyWait owns its epoll fd, makes it
+    // once in `new` and never replaces it, and the AsyncFd owns the EmptyWait.
+    unsafe { AsyncFd::register_with_interest(wait, Interest::READABLE) }.map_err(|err| {
         let (_, cause) = err.into_parts();
         cause
     })

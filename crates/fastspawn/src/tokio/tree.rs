@@ -2,13 +2,11 @@
 
 use std::path::Path;
 
-use ::tokio::io::Interest;
-
 use super::child::Child;
 use crate::child::ExitStatus;
 use crate::error::{Error, Result, Step};
-use crate::sys::cgroup::Events;
-use crate::sys::reactor::register_cgroup_events;
+use crate::sys::reactor::register_empty_wait;
+use crate::tree::empty::EmptyWait;
 use crate::tree::{Containment, Tree, Usage};
 
 impl Child {
@@ -78,10 +76,11 @@ impl Child {
             )
         };
         if let Some(dir) = tree.cgroup_dir() {
-            // Registered before the first read, so no change is missed.
-            let events = register_cgroup_events(Events::open(dir).map_err(fail)?).map_err(fail)?;
-            while events.get_ref().read().map_err(fail)?.populated {
-                let mut ready = events.ready(Interest::PRIORITY).await.map_err(fail)?;
+            // Registered before the first check, so no change is missed
+            // (tree/empty.rs: member pidfds and cgroup.events in one epoll set).
+            let mut wait = register_empty_wait(EmptyWait::new(dir).map_err(fail)?).map_err(fail)?;
+            while !wait.get_mut().check(dir).map_err(fail)? {
+                let mut ready = wait.readable_mut().await.map_err(fail)?;
                 ready.clear_ready();
             }
         } else if let Some(session) = tree.session() {

@@ -17,6 +17,7 @@
 //! parent cgroup with the same limits, of any command (`spare.rs`).
 
 mod cleaner;
+pub(crate) mod empty;
 mod options;
 mod session;
 mod spare;
@@ -83,6 +84,11 @@ pub(crate) struct ParentDir {
     /// Whether children's cgroups may be reused: not once the memory or
     /// pids controller is enabled for them (their peaks cannot be reset).
     reuse: AtomicBool,
+    /// `cgroup.procs` of this directory and of its common ancestor with
+    /// the caller's cgroup, held for the kernel's permission checks of
+    /// every spawn into a child's cgroup (`cgroup::hold_procs`); a cache
+    /// only, empty where they cannot be opened.
+    _procs: Vec<OwnedFd>,
 }
 
 impl std::fmt::Debug for ParentDir {
@@ -351,11 +357,21 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
             // Peaks cannot be reset: no reuse where they are counted.
             let enabled = cgroup::read(fd.as_fd(), "cgroup.subtree_control").unwrap_or_default();
             let reuse = !has_controller(&enabled, "memory") && !has_controller(&enabled, "pids");
+            let mut procs: Vec<OwnedFd> = cgroup::hold_procs(fd.as_fd()).into_iter().collect();
+            if let Ok(own) = cgroup::own_cgroup() {
+                let common = cgroup::common_ancestor(&own, &path);
+                if common != path {
+                    let held = cgroup::open_dir(None, &common)
+                        .and_then(|dir| cgroup::hold_procs(dir.as_fd()));
+                    procs.extend(held);
+                }
+            }
             Ok(ParentDir {
                 fd,
                 path,
                 spares: spare::Spares::default(),
                 reuse: AtomicBool::new(reuse),
+                _procs: procs,
             })
         }
         Ok(false) => Err(Error::new(
@@ -616,8 +632,8 @@ impl Tree {
         match self {
             Tree::Cgroup(t) => {
                 let dir = t.dir.as_ref().expect("open").as_fd();
-                cgroup::Events::open(dir)
-                    .and_then(|events| events.wait_until(|s| !s.populated))
+                empty::EmptyWait::new(dir)
+                    .and_then(|mut wait| wait.wait(dir))
                     .map_err(|e| self.file_error(program, "wait_tree", "cgroup.events", e))
             }
             Tree::Session(s) => s.wait_empty(root_reaped).map_err(|e| {

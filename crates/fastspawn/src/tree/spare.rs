@@ -55,10 +55,12 @@ impl CpuTimes {
 }
 
 /// `cgroup.events` and `cpu.stat` of a child's cgroup, kept open so that
-/// the check at drop costs two `pread`s.
+/// the check at drop costs two `pread`s, and its `cgroup.procs` held so
+/// that each spawn into it finds that file's inode (`cgroup::hold_procs`).
 pub(crate) struct Watch {
     events: cgroup::Events,
     cpu: OwnedFd,
+    _procs: Option<OwnedFd>,
 }
 
 impl Watch {
@@ -66,6 +68,7 @@ impl Watch {
         Ok(Watch {
             events: cgroup::Events::open(dir)?,
             cpu: cgroup::open_file(dir, "cpu.stat")?,
+            _procs: cgroup::hold_procs(dir).ok(),
         })
     }
 

@@ -1,7 +1,7 @@
 //! `async`: 20,000 spawns from tokio in the HyperQueue post's modes, and
 //! how long one spawn holds a current-thread runtime.
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition};
 use crate::bench::stats::{self, Summary};
@@ -38,6 +38,7 @@ impl Experiment for Async {
                 let mut run = PeerRun::new(runner, "spawn", 20_000, noop.clone());
                 run.async_mode = Some(mode.to_string());
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("async_mode", mode.to_string())]),
                     run,
@@ -50,6 +51,7 @@ impl Experiment for Async {
             run.async_mode = Some("current".to_string());
             run.measure_stall = true;
             cells.push(Cell {
+                extra: Extra::default(),
                 runner: runner.to_string(),
                 params: params(&[
                     ("async_mode", "current".to_string()),

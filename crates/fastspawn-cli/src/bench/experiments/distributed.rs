@@ -17,7 +17,7 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
 use crate::bench::experiment::{
-    Cell, Experiment, Measuring, Options, Plan, params, repo_root, run_script,
+    Cell, Experiment, Extra, Measuring, Options, Plan, params, repo_root, run_script,
 };
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{KillRep, Measurement, Repetition, TasksRep};
@@ -140,6 +140,7 @@ impl Experiment for Distributed {
         let echo = peers.path("echo").display().to_string();
         let mut cells = Vec::new();
         let cell = |variant: &str, hold: u64, test: &str, n: u64, budget_s: f64| Cell {
+            extra: Extra::default(),
             runner: variant.to_string(),
             params: params(&[("hold_mib", hold.to_string()), ("test", test.to_string())]),
             run: PeerRun::new(variant, "tasks", n, vec![echo.clone()]),

@@ -1,7 +1,7 @@
 //! `env`: spawn cost against the size of the environment, without and
 //! with one variable set on the command (the HyperQueue post's env charts).
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::table::{self, find, fmt_us, per_spawn, ratio, runners, values};
@@ -70,6 +70,7 @@ impl Experiment for Env {
                     run.set_env = set_env;
                     run.env = Some(synthetic_env(count));
                     cells.push(Cell {
+                        extra: Extra::default(),
                         runner: runner.to_string(),
                         params: params(&[
                             ("env_vars", count.to_string()),

@@ -1,7 +1,7 @@
 //! `fds`: p10/p50/p90 of one spawn() call with and without two extra fds
 //! passed to the child (the command-fds benchmark's table).
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::stats;
@@ -48,6 +48,7 @@ impl Experiment for Fds {
                 run.extra_fds = extra;
                 run.samples = true;
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[
                         ("rss_mib", mib.to_string()),

@@ -112,7 +112,7 @@ mod tests {
             // One progress step per pilot and per repetition of each cell.
             let weights = plan.step_weights(&|c| exp.expected_s(c));
             let pilots = plan.cells.iter().filter(|c| c.budget_s.is_finite()).count();
-            assert_eq!(weights.len(), pilots + plan.reps * plan.cells.len());
+            assert_eq!(weights.len(), pilots + plan.round_steps());
             assert!(weights.iter().all(|w| *w >= 0.0 && w.is_finite()));
         }
         assert!(find("nope").is_none());

@@ -19,7 +19,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use crate::bench::experiment::{
-    Cell, Experiment, Measuring, Options, Plan, params, repo_root, run_script,
+    Cell, Experiment, Extra, Measuring, Options, Plan, params, repo_root, run_script,
 };
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition};
@@ -133,6 +133,7 @@ impl Experiment for Node {
         let s = settings(opts);
         let noop = vec![peers.noop()];
         let cell = |runner: &str, pairs: &[(&str, String)], n: u64, budget_s: f64| Cell {
+            extra: Extra::default(),
             runner: runner.to_string(),
             params: params(pairs),
             run: PeerRun::new(runner, "wait", n, noop.clone()),

@@ -1,7 +1,7 @@
 //! `parallel`: spawn throughput of one fastspawn Pool by spawner threads,
 //! next to C threads each running a raw clone loop.
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::stats::Summary;
@@ -54,6 +54,7 @@ impl Experiment for Parallel {
                         ("pidfd", pidfd.to_string()),
                     ];
                     Cell {
+                        extra: Extra::default(),
                         runner: runner.to_string(),
                         params: params(&p),
                         run,

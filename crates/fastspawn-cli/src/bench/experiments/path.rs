@@ -2,7 +2,7 @@
 //! absolute path (the HyperQueue post's bonus).
 
 use super::env::synthetic_env;
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::table::{self, find, fmt_ratio, fmt_us, per_spawn, ratio, runners};
@@ -57,6 +57,7 @@ impl Experiment for Path {
                 );
                 run.env = Some(env.clone());
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("program", label.to_string())]),
                     run,

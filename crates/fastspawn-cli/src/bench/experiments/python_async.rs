@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 
 use crate::bench::experiment::{
-    Cell, Experiment, Measuring, Options, Plan, params, repo_root, run_script,
+    Cell, Experiment, Extra, Measuring, Options, Plan, params, repo_root, run_script,
 };
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition, TasksRep};
@@ -126,6 +126,7 @@ impl Experiment for PythonAsync {
         for (test, n) in [("throughput", s.m), ("hold", s.hold)] {
             for (runner, _, _) in IMPLS {
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("test", test.to_string())]),
                     run: PeerRun::new(runner, "wait", n, noop.clone()),

@@ -5,7 +5,7 @@
 //! `pre_exec` closure against `fastspawn::tokio`, with and without
 //! `contain`.
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::stats::Summary;
@@ -113,6 +113,7 @@ impl Experiment for TaskRuntime {
                 run.rss_mib = mib;
                 run.warmup = 64;
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("rss_mib", mib.to_string())]),
                     run,
@@ -129,6 +130,7 @@ impl Experiment for TaskRuntime {
                 run.warmup = 64;
                 run.measure_stall = true;
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("rss_mib", mib.to_string()), ("stall", "true".to_string())]),
                     run,

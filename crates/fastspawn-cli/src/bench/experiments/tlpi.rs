@@ -1,7 +1,7 @@
 //! `tlpi`: The Linux Programming Interface, table 28-3 (fork, vfork,
 //! clone, and fork/vfork + exec at three process sizes).
 
-use crate::bench::experiment::{Cell, Experiment, Options, Plan, params};
+use crate::bench::experiment::{Cell, Experiment, Extra, Options, Plan, params};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::Measurement;
 use crate::bench::stats;
@@ -44,6 +44,7 @@ impl Experiment for Tlpi {
                 let mut run = PeerRun::new(runner, "wait", n, vec!["/bin/true".to_string()]);
                 run.rss_mib = mib;
                 cells.push(Cell {
+                    extra: Extra::default(),
                     runner: runner.to_string(),
                     params: params(&[("size", size.to_string()), ("row", label.to_string())]),
                     run,

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::bench::experiment::{Cell, Experiment, Measuring, Options, Plan};
+use crate::bench::experiment::{Cell, Experiment, Extra, Measuring, Options, Plan};
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{EventLoop, HttpRep, Measurement, Repetition};
 use crate::export::{Chart, Table};
@@ -144,6 +144,7 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
         for server in SERVERS {
             let run = PeerRun::new(server, "http", n, workload_argv(workload, &paths.main_c));
             cells.push(Cell {
+                extra: Extra::default(),
                 runner: server.to_string(),
                 params: BTreeMap::from([("workload".to_string(), workload.to_string())]),
                 run,
@@ -342,7 +343,7 @@ fn measure(name: &str, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
         if !opts.quick {
             failures.push(format!("http: {}", missing_hey()));
         }
-        bar.inc((plan.cells.len() * plan.reps) as u64);
+        bar.inc(plan.round_steps() as u64);
         ctx.skipped = Some(missing_hey());
         return Vec::new();
     };
