@@ -264,6 +264,10 @@ impl Spawner {
         let shared = Arc::clone(&self.shared);
         // Every spawn runs on a spawner thread, so a pdeathsig child gets
         // its signal when the process exits, not when some thread does.
+        // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the epoll
+        // at once, and a pidfd made later would cost a `pidfd_open` and a
+        // `waitid` check on the spawner thread.
+        cmd.pidfd_at_spawn(true);
         fastspawn::Pool::global().run(move || {
             let result = cmd.spawn();
             drop(cmd);
