@@ -11,12 +11,13 @@
 //!
 //! The pidfd is made on first need (a timed wait, a signal, the `pidfd`
 //! attribute), as fastspawn's core does; a `Spawner`'s children have
-//! theirs from the start.
+//! theirs from the start (made by the clone), and are reaped by the
+//! spawner's waiter thread through the same lock.
 
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -38,7 +39,9 @@ pub struct Child {
     /// (Linux < 5.3, or the child was reaped before one was made).
     pidfd: OnceLock<Option<i32>>,
     engine: &'static str,
-    inner: Mutex<fastspawn::Child>,
+    /// Shared with `fastspawn.asyncio`'s waiter thread, which reaps the
+    /// children of a `Spawner` through it (so every wait sees the status).
+    inner: Arc<Mutex<fastspawn::Child>>,
 }
 
 impl Child {
@@ -48,15 +51,24 @@ impl Child {
             pid: child.id() as i32,
             pidfd: OnceLock::new(),
             engine: child.engine().name(),
-            inner: Mutex::new(child),
+            inner: Arc::new(Mutex::new(child)),
         }
     }
 
-    /// A child whose pidfd is made now (for a `Spawner`'s children, whose
-    /// spawner thread made it already).
-    pub fn with_pidfd(child: fastspawn::Child) -> Child {
-        let pidfd = child.pidfd().map(|fd| fd.as_raw_fd());
-        let made = Child::new(child);
+    /// A `Spawner`'s child, shared with the waiter thread that reaps it;
+    /// its pidfd was made by the clone.
+    pub fn shared(inner: Arc<Mutex<fastspawn::Child>>) -> Child {
+        let (pid, pidfd, engine) = {
+            let child = inner.lock().unwrap_or_else(|e| e.into_inner());
+            let pidfd = child.pidfd().map(|fd| fd.as_raw_fd());
+            (child.id() as i32, pidfd, child.engine().name())
+        };
+        let made = Child {
+            pid,
+            pidfd: OnceLock::new(),
+            engine,
+            inner,
+        };
         let _ = made.pidfd.set(pidfd);
         made
     }
@@ -88,19 +100,6 @@ impl Child {
             )));
         }
         Ok(child)
-    }
-
-    /// Arms the child's pidfd, already in `epoll` (a `Spawner`'s, which
-    /// added it one-shot with key `token`), for one more report.
-    pub(crate) fn watch(&self, epoll: &std::os::fd::OwnedFd, token: u64) {
-        if let Some(fd) = self.made_pidfd() {
-            let _ = rustix::event::epoll::modify(
-                epoll,
-                sys::borrow_pidfd(fd),
-                rustix::event::epoll::EventData::new_u64(token),
-                rustix::event::epoll::EventFlags::IN | rustix::event::epoll::EventFlags::ONESHOT,
-            );
-        }
     }
 
     /// Reaps the child if it has exited; never blocks for long (the lock

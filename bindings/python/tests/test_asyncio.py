@@ -7,6 +7,7 @@ import pathlib
 import signal
 import sys
 import threading
+import time
 
 import pytest
 
@@ -169,8 +170,8 @@ def test_many_in_flight(no_leaks):
 
 
 def test_exits_come_through_one_fd_the_loop_watches(no_leaks):
-    # The loop watches one fd per loop however many children run (their
-    # pidfds sit in the spawner's epoll), every exit reaches its Process,
+    # The loop watches one fd per loop however many children run (the
+    # waiter thread watches their pidfds), every exit reaches its Process,
     # children that exit before their Process exists included, and a
     # status read first by poll (send_signal) is the one wait returns.
     async def run():
@@ -198,6 +199,26 @@ def test_exits_come_through_one_fd_the_loop_watches(no_leaks):
     assert early == list(range(32))
     assert killed == -signal.SIGKILL
     assert rest == [0] * 15
+
+
+def test_children_are_reaped_while_the_loop_is_blocked(no_leaks):
+    # The waiter thread reaps a child as it exits, not the loop: while the
+    # loop is blocked (no await), the exited child is gone from /proc, no
+    # zombie. A signal sent then (the child reaped, its exit not yet seen
+    # by the loop) is no error and signals nothing, and wait() returns the
+    # child's own status, as with asyncio, whose watcher thread reaped it.
+    async def run(m):
+        p = await m.create_subprocess_exec("sh", "-c", "exit 3")
+        pid = p.pid
+        deadline = time.monotonic() + 5
+        while pid in children() and time.monotonic() < deadline:
+            time.sleep(0.01)  # blocks the loop: no callback runs meanwhile
+        gone = pid not in children()
+        p.send_signal(signal.SIGTERM)
+        return gone, await p.wait(), p.returncode
+
+    a, b = both(run)
+    assert a == b == (True, 3, 3)
 
 
 def test_no_sigchld_handler_no_watcher_thread(no_leaks):

@@ -8,10 +8,12 @@ The returned object has ``asyncio.subprocess.Process``'s API (``pid``,
   hands it to one of fastspawn's spawner threads;
 - the exit of a child arrives through its pidfd: no SIGCHLD handler, no
   child watcher, no thread per child, and no other library's children are
-  reaped by mistake. The pidfds of a loop's children and the spawner's
-  eventfd sit in one epoll fd, the only fd the loop watches
-  (``add_reader``), so finished spawns and exits share the loop's
-  wake-ups and a spawn costs the loop no selector update.
+  reaped by mistake. One waiter thread for the process sleeps on the pidfds
+  of every loop's children and reaps each child as it exits; finished
+  spawns and reaped exits are queued per loop behind one eventfd, the only
+  fd the loop watches (``add_reader``), so they share the loop's wake-ups,
+  a spawn costs the loop no selector update, and the loop makes no
+  syscall per child.
 
 It works on any loop with ``add_reader`` (the default selector loops,
 uvloop). The keywords are those of ``asyncio.create_subprocess_exec`` (the
@@ -206,7 +208,7 @@ class Process:
         self._pipes_open = 0
         self._waiters = []
         if child.pidfd is not None:
-            spawner.claim(token, self)  # the spawner's epoll has its pidfd
+            spawner.claim(token, self)  # the waiter watches its pidfd
         else:  # no pidfds (Linux < 5.3): a thread waits
             waiting = loop.run_in_executor(None, child.wait)
             waiting.add_done_callback(lambda _: self._check_exit())
@@ -222,7 +224,7 @@ class Process:
         return _Transport(self)
 
     def _check_exit(self):
-        """Reaps the child if it has exited (the spawner's drain does it
+        """Reaps the child if it has exited (the waiter thread does it
         too; both see the same status)."""
         try:
             status = self._child.poll()
