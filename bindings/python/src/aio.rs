@@ -4,8 +4,10 @@
 //! the loop watches (`add_reader`).
 //!
 //! The loop's cost per spawn is building the command (argv, env, dup of the
-//! fds it names) and a push on the pool's queue; it never runs a clone, an
-//! exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
+//! fds it names) and a push on the `Spawner`'s pending list; `flush`, which
+//! the Python side runs in a `call_soon` callback of its own once per batch,
+//! hands the pending requests to the pool (its `futex` wake kept out of the
+//! spawn call). The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
 //! makes the pidfd), adds the pidfd to the waiter's epoll and pushes the
 //! result on the loop's queue. The waiter, one thread for the process,
 //! sleeps in that epoll; when a child's pidfd becomes readable it reaps the

@@ -201,15 +201,20 @@ def test_exits_come_through_one_fd_the_loop_watches(no_leaks):
     assert rest == [0] * 15
 
 
-def test_children_are_reaped_while_the_loop_is_blocked(no_leaks):
+def test_children_are_reaped_while_the_loop_is_blocked(tmp_path, no_leaks):
     # The waiter thread reaps a child as it exits, not the loop: while the
     # loop is blocked (no await), the exited child is gone from /proc, no
     # zombie. A signal sent then (the child reaped, its exit not yet seen
     # by the loop) is no error and signals nothing, and wait() returns the
     # child's own status, as with asyncio, whose watcher thread reaped it.
+    # The child exits only once told to, after its Process exists.
     async def run(m):
-        p = await m.create_subprocess_exec("sh", "-c", "exit 3")
+        go = tmp_path / m.__name__
+        p = await m.create_subprocess_exec(
+            "sh", "-c", 'while [ ! -e "$0" ]; do sleep 0.005; done; exit 3', str(go)
+        )
         pid = p.pid
+        go.touch()
         deadline = time.monotonic() + 5
         while pid in children() and time.monotonic() < deadline:
             time.sleep(0.01)  # blocks the loop: no callback runs meanwhile
