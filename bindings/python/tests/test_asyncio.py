@@ -13,6 +13,7 @@ import pytest
 
 import fastspawn.asyncio as fa
 from conftest import PY, children
+from fastspawn import _fastspawn
 
 IMPLS = (asyncio, fa)
 
@@ -288,6 +289,26 @@ def test_cancelled_spawn_leaves_no_child():
         if children() == kids:
             break
         threading.Event().wait(0.01)
+    assert children() == kids
+
+
+def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
+    # The spawn call queues the request; the hand-over to the spawner
+    # threads is the flush callback's. Cancelled in between: no child.
+    spawner = _fastspawn.Spawner()
+    kids = children()
+    assert spawner.submit_args(0, ("sleep", "10")) == 2  # 2: schedule a flush
+    assert spawner.submit_args(1, ("sh", "-c", "exit 4")) == 1  # one is scheduled
+    spawner.cancel(0)
+    spawner.flush()
+    drained = []
+    for _ in range(500):
+        drained += spawner.drain()
+        if len(drained) == 2:
+            break
+        time.sleep(0.01)
+    assert [(token, kind) for token, kind, _ in drained] == [(1, 0), (1, 2)]
+    assert drained[1][2] == 4 << 8
     assert children() == kids
 
 
