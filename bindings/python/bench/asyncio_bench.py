@@ -24,6 +24,7 @@ not preempted, preempted spawns), plus the settings and the interpreter.
 """
 
 import argparse
+import array
 import asyncio
 import json
 import platform
@@ -70,14 +71,24 @@ class CallbackTimer:
     steps, ``call_soon`` callbacks and ``add_reader`` callbacks alike), each
     with whether the kernel preempted the loop thread during it (its
     involuntary context switch count, RUSAGE_THREAD, moved). Only for the
-    loops of this module (pure-Python handles; not uvloop)."""
+    loops of this module (pure-Python handles; not uvloop).
 
-    def __init__(self):
-        self.calls = []  # (ns, preempted, name)
+    The records go to an ``array`` and a ``bytearray`` (plus, with
+    ``names``, a list of existing strings): no object that the cyclic
+    garbage collector tracks is made per callback, so the measuring itself
+    does not bring the collector's pauses sooner."""
+
+    def __init__(self, names=False):
+        self.ns = array.array("q")
+        self.preempted = bytearray()
+        self.names = [] if names else None
+
+    def __len__(self):
+        return len(self.ns)
 
     def __enter__(self):
         run = self._original = asyncio.events.Handle._run
-        calls = self.calls
+        ns, preempted, names = self.ns.append, self.preempted.append, self.names
         clock = time.perf_counter_ns
         usage = resource.getrusage
         thread = resource.RUSAGE_THREAD
@@ -88,7 +99,10 @@ class CallbackTimer:
             t0 = clock()
             run(handle)
             t1 = clock()
-            calls.append((t1 - t0, usage(thread).ru_nivcsw != before, callback))
+            preempted(usage(thread).ru_nivcsw != before)
+            ns(t1 - t0)
+            if names is not None:
+                names.append(callback_name(callback))
 
         asyncio.events.Handle._run = timed
         return self
@@ -103,30 +117,35 @@ async def hold(m, child, n, steps=None):
     then runs for that spawn, each timed on its own) and whether that
     spawn had a preempted callback. ``steps``, if given, collects every
     callback's (name, ns, preempted)."""
-    per_spawn = []
-    with CallbackTimer() as timer:
+    spans = []  # per spawn: its callbacks, timer[start:end]
+    with CallbackTimer(names=steps is not None) as timer:
         for _ in range(n):
-            start = len(timer.calls)
+            start = len(timer)
             p = await m.create_subprocess_exec(*child)
             await p.wait()
+            del p
             # A turn of the loop of its own between two spawns, so that no
             # callback does the end of one and the start of the next.
             await asyncio.sleep(0)
             # The step that resumes here (and starts the next spawn) is
-            # counted with the next spawn; the last one is not timed.
-            mine = timer.calls[start:]
-            if not mine:
-                per_spawn.append((0.0, False))
-                continue
-            longest = max(ns for ns, _, _ in mine)
-            per_spawn.append((longest / 1e9, any(pre for _, pre, _ in mine)))
-            if steps is not None:
-                seen = {}
-                for ns, pre, callback in mine:
-                    name = callback_name(callback)
-                    seen[name] = seen.get(name, 0) + 1
-                    nth = seen[name]
-                    steps.append((f"{name} #{nth}" if nth < 4 else f"{name} #4+", ns, pre))
+            # counted with the next spawn; the last one is not timed. The
+            # figures are worked out after the loop, not in a timed step.
+            spans.append((start, len(timer)))
+    per_spawn = []
+    for start, end in spans:
+        if end == start:
+            per_spawn.append((0.0, False))
+            continue
+        longest = max(timer.ns[start:end])
+        per_spawn.append((longest / 1e9, any(timer.preempted[start:end])))
+        if steps is not None:
+            seen = {}
+            for i in range(start, end):
+                name = timer.names[i]
+                seen[name] = seen.get(name, 0) + 1
+                nth = seen[name]
+                label = f"{name} #{nth}" if nth < 4 else f"{name} #4+"
+                steps.append((label, timer.ns[i], bool(timer.preempted[i])))
     return per_spawn
 
 

@@ -1,53 +1,68 @@
 //! Spawns for `fastspawn.asyncio`: the event loop hands a request to
-//! fastspawn's spawner threads and goes on; finished spawns *and* exited
-//! children come back through one epoll fd per loop, the only fd the loop
-//! watches (`add_reader`).
+//! fastspawn's spawner threads and goes on; finished spawns *and* reaped
+//! exits come back through one queue per loop and its eventfd, the only fd
+//! the loop watches (`add_reader`).
 //!
 //! The loop's cost per spawn is building the command (argv, env, dup of the
-//! fds it names) and a push on the pool's queue; it never runs a clone or an
-//! exec. A spawner thread adds the new child's pidfd to the `Spawner`'s
-//! epoll, pushes the result on its queue and writes its eventfd (also in
-//! that epoll) only when the queue was empty, so a burst of spawns wakes
-//! the loop once. One `drain` then takes every finished spawn and reaps
-//! every child whose pidfd became readable: exits cost the loop no
-//! `add_reader`/`remove_reader` per child (each a selector update in
-//! Python), and several exits share one wake-up. No thread waits for
-//! anything: the epoll is level-triggered and only read by the loop.
+//! fds it names) and a push on the `Spawner`'s pending list; `flush`, which
+//! the Python side runs in a `call_soon` callback of its own once per batch,
+//! hands the pending requests to the pool (its `futex` wake kept out of the
+//! spawn call). The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
+//! makes the pidfd), adds the pidfd to the waiter's epoll and pushes the
+//! result on the loop's queue. The waiter, one thread for the process,
+//! sleeps in that epoll; when a child's pidfd becomes readable it reaps the
+//! child (`waitid` through the same `fastspawn::Child` the `Process` holds,
+//! so both see one status) and pushes the status on the queue of the
+//! child's loop. A push on an empty queue writes its eventfd, so a burst of
+//! spawns and exits wakes the loop once; `drain` then reads the eventfd
+//! (its one syscall) and takes the whole queue.
+//!
+//! Order: a spawner thread registers a child with the waiter and pushes it
+//! under its queue's lock, and the waiter pushes an exit under that lock
+//! too, so a child's exit is never queued before its spawn; `drain` hands
+//! the spawns of a batch out before its exits.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::prelude::*;
-use pyo3::types::PyList;
-use rustix::event::{EventfdFlags, Timespec, epoll};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use rustix::event::{EventfdFlags, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use crate::child::Child;
 use crate::spawn::{Built, Names, Request, build};
 
+type SharedChild = Arc<Mutex<fastspawn::Child>>;
+
+fn lock_child(child: &SharedChild) -> std::sync::MutexGuard<'_, fastspawn::Child> {
+    child.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 struct Finished {
     token: u64,
-    result: Result<fastspawn::Child, fastspawn::Error>,
+    result: Result<SharedChild, fastspawn::Error>,
     names: Names,
 }
 
 #[derive(Default)]
 struct Queue {
     done: Vec<Finished>,
+    /// `(token, raw wait status)` of the children the waiter reaped.
+    exits: Vec<(u64, i32)>,
     /// Tokens whose caller gave up before the spawn finished.
     cancelled: HashSet<u64>,
 }
 
 struct Shared {
+    /// Written by a push on an empty queue; read by `drain`.
     eventfd: OwnedFd,
-    /// The eventfd (key [`EVENTFD_KEY`]) and every child's pidfd (key: its
-    /// token), level-triggered.
-    epoll: OwnedFd,
     queue: Mutex<Queue>,
 }
-
-/// The epoll key of the eventfd (tokens count up from 0).
-const EVENTFD_KEY: u64 = u64::MAX;
 
 /// What `drain` returns per event: a spawned child, a failed spawn, an exit.
 const SPAWNED: u8 = 0;
@@ -58,21 +73,206 @@ impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Queues the exit of `token`'s child.
+    fn push_exit(&self, token: u64, status: i32) {
+        let mut queue = self.lock();
+        self.wake_if_empty(&queue);
+        queue.exits.push((token, status));
+    }
+
+    /// Wakes the loop if `queue` is empty (the caller pushes on it next).
+    fn wake_if_empty(&self, queue: &Queue) {
+        if queue.done.is_empty() && queue.exits.is_empty() {
+            let _ = rustix::io::write(&self.eventfd, &1u64.to_ne_bytes());
+        }
+    }
 }
 
 /// Kills a child nobody will own and reaps it (on a spawner thread, or
 /// with the GIL released).
-fn discard(mut child: fastspawn::Child) {
+fn discard(child: &SharedChild) {
+    let mut child = lock_child(child);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A child the waiter watches: whose queue its exit goes to, under which
+/// token.
+struct Watched {
+    shared: Arc<Shared>,
+    token: u64,
+    child: SharedChild,
+}
+
+/// The waiter thread of every `Spawner`: it sleeps in `epoll`, which holds
+/// the pidfd of every watched child (one-shot, keyed by a number of its
+/// own), and reaps a child when its pidfd becomes readable.
+struct Waiter {
+    epoll: OwnedFd,
+    watched: Mutex<HashMap<u64, Watched>>,
+    next: AtomicU64,
+}
+
+impl Waiter {
+    /// The waiter, its thread started on first use.
+    fn get() -> std::io::Result<&'static Waiter> {
+        static WAITER: OnceLock<Result<Waiter, i32>> = OnceLock::new();
+        static THREAD: OnceLock<Result<(), i32>> = OnceLock::new();
+        let errno = |e: std::io::Error| e.raw_os_error().unwrap_or(libc::EAGAIN);
+        let waiter = WAITER
+            .get_or_init(|| {
+                let epoll =
+                    epoll::create(epoll::CreateFlags::CLOEXEC).map_err(|e| errno(e.into()))?;
+                Ok(Waiter {
+                    epoll,
+                    watched: Mutex::new(HashMap::new()),
+                    next: AtomicU64::new(0),
+                })
+            })
+            .as_ref()
+            .map_err(|e| std::io::Error::from_raw_os_error(*e))?;
+        THREAD
+            .get_or_init(|| {
+                std::thread::Builder::new()
+                    .name("fastspawn-py-waiter".into())
+                    .spawn(move || waiter.run())
+                    .map(drop)
+                    .map_err(errno)
+            })
+            .map_err(std::io::Error::from_raw_os_error)?;
+        Ok(waiter)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Watched>> {
+        self.watched.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Watches `child`'s pidfd; its exit goes to `shared`'s queue with
+    /// `token`. A child without a pidfd (Linux < 5.3) is not watched: its
+    /// `Process` waits on a thread of its own. If the epoll refuses the
+    /// pidfd (`max_user_watches` reached), a thread of its own polls the
+    /// child every millisecond instead.
+    fn watch(
+        &self,
+        shared: &Arc<Shared>,
+        token: u64,
+        child: &SharedChild,
+        exits: &mut Vec<(u64, i32)>,
+    ) {
+        let key = self.next.fetch_add(1, Ordering::Relaxed);
+        let locked = lock_child(child);
+        let Some(pidfd) = locked.pidfd() else {
+            return;
+        };
+        // In the map before the epoll can report it.
+        self.lock().insert(
+            key,
+            Watched {
+                shared: Arc::clone(shared),
+                token,
+                child: Arc::clone(child),
+            },
+        );
+        let added = epoll::add(
+            &self.epoll,
+            pidfd,
+            epoll::EventData::new_u64(key),
+            epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
+        );
+        drop(locked);
+        if added.is_err() {
+            self.lock().remove(&key);
+            let (queue, polled) = (Arc::clone(shared), Arc::clone(child));
+            let polling = move || {
+                let status = loop {
+                    match lock_child(&polled).try_wait() {
+                        Ok(Some(status)) => break status.into_raw(),
+                        Ok(None) => std::thread::sleep(std::time::Duration::from_millis(1)),
+                        Err(_) => break 255 << 8,
+                    }
+                };
+                queue.push_exit(token, status);
+            };
+            if std::thread::Builder::new().spawn(polling).is_err() {
+                // No thread either: the child is killed and reaped now
+                // (the caller holds the queue's lock and pushes a wake-up).
+                let mut locked = lock_child(child);
+                let _ = locked.kill();
+                let status = locked.wait().map_or(255 << 8, |s| s.into_raw());
+                drop(locked);
+                exits.push((token, status));
+            }
+        }
+    }
+
+    fn run(&self) {
+        let mut events = Vec::with_capacity(64);
+        loop {
+            events.clear();
+            match epoll::wait(
+                &self.epoll,
+                rustix::buffer::spare_capacity(&mut events),
+                None,
+            ) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(_) => return,
+            }
+            for event in &events {
+                self.reap(event.data.u64());
+            }
+        }
+    }
+
+    /// Reaps the child of `key`, whose pidfd was reported readable, and
+    /// queues its status (255 << 8 when other code reaped it, as asyncio
+    /// reports then).
+    fn reap(&self, key: u64) {
+        let Some((child, shared, token)) = self
+            .lock()
+            .get(&key)
+            .map(|w| (Arc::clone(&w.child), Arc::clone(&w.shared), w.token))
+        else {
+            return;
+        };
+        let status = {
+            let mut locked = lock_child(&child);
+            match locked.try_wait() {
+                Ok(Some(status)) => status.into_raw(),
+                Ok(None) => {
+                    // Not an exit after all: armed again.
+                    if let Some(pidfd) = locked.pidfd() {
+                        let _ = epoll::modify(
+                            &self.epoll,
+                            pidfd,
+                            epoll::EventData::new_u64(key),
+                            epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
+                        );
+                    }
+                    return;
+                }
+                Err(_) => 255 << 8,
+            }
+        };
+        self.lock().remove(&key);
+        shared.push_exit(token, status);
+    }
 }
 
 /// The spawner of one event loop.
 #[pyclass(module = "fastspawn._fastspawn", frozen)]
 pub struct Spawner {
     shared: Arc<Shared>,
-    /// The children handed to Python whose exit is not reaped yet, by token.
-    watched: Mutex<HashMap<u64, Py<Child>>>,
+    waiter: &'static Waiter,
+    /// Requests built but not handed to the pool yet (see `flush`).
+    pending: Mutex<Vec<Pending>>,
+}
+
+struct Pending {
+    token: u64,
+    cmd: fastspawn::Command,
+    names: Names,
 }
 
 #[pymethods]
@@ -81,86 +281,118 @@ impl Spawner {
     fn new() -> PyResult<Spawner> {
         let eventfd = rustix::event::eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK)
             .map_err(std::io::Error::from)?;
-        let epoll = epoll::create(epoll::CreateFlags::CLOEXEC).map_err(std::io::Error::from)?;
-        epoll::add(
-            &epoll,
-            &eventfd,
-            epoll::EventData::new_u64(EVENTFD_KEY),
-            epoll::EventFlags::IN,
-        )
-        .map_err(std::io::Error::from)?;
         Ok(Spawner {
             shared: Arc::new(Shared {
                 eventfd,
-                epoll,
                 queue: Mutex::new(Queue::default()),
             }),
-            watched: Mutex::new(HashMap::new()),
+            waiter: Waiter::get()?,
+            pending: Mutex::new(Vec::new()),
         })
     }
 
-    /// The epoll fd that becomes readable when spawns have finished or
+    /// The eventfd that becomes readable when spawns have finished or
     /// children have exited.
     fn fileno(&self) -> i32 {
-        self.shared.epoll.as_raw_fd()
+        self.shared.eventfd.as_raw_fd()
     }
 
     /// Queues a spawn; its result comes back from `drain` with `token`.
     /// The fds the request names are duplicated now, so the caller may
-    /// close its own as soon as this returns.
-    fn submit(&self, token: u64, request: Request<'_>) -> PyResult<()> {
-        let Built { mut cmd, names, .. } = build(request)?;
-        let shared = Arc::clone(&self.shared);
-        // Every spawn runs on a spawner thread, so a pdeathsig child gets
-        // its signal when the process exits, not when some thread does.
-        fastspawn::Pool::global().run(move || {
-            let result = cmd.spawn();
-            drop(cmd);
-            let mut queue = shared.lock();
-            if queue.cancelled.remove(&token) {
-                drop(queue);
-                if let Ok(child) = result {
-                    discard(child);
+    /// close its own as soon as this returns. The request waits for the
+    /// next `flush`; true when the caller must schedule one (none is
+    /// scheduled yet).
+    fn submit(&self, token: u64, request: Request<'_>) -> PyResult<bool> {
+        let Built { cmd, names, .. } = build(request)?;
+        Ok(self.queue(token, cmd, names))
+    }
+
+    /// Hands every queued request to the pool's spawner threads. Apart
+    /// from `submit*` so the caller can run it in a callback of its own
+    /// (`call_soon`): the hand-over's futex wake (5-6 µs p50) is then not
+    /// part of the spawn call's hold of the loop, and one `flush` hands
+    /// over every spawn the loop queued in one iteration.
+    fn flush(&self) {
+        let pending = std::mem::take(&mut *self.lock_pending());
+        for Pending { token, cmd, names } in pending {
+            self.hand_over(token, cmd, names);
+        }
+    }
+
+    /// `submit` for the common call, `create_subprocess_exec(program,
+    /// *args)` without keywords: `args` (a tuple, program first) encoded
+    /// here as `os.fsencode` does, with what `subprocess.Popen` does by
+    /// default (SIGXFSZ back to its default, every other fd closed). Queues
+    /// nothing and returns false when an argument is not a `str` or
+    /// `bytes`, cannot be encoded or holds a NUL byte: the caller then
+    /// takes the general path, which raises what CPython raises. Else 1,
+    /// or 2 when the caller must schedule a `flush` (as `submit`).
+    fn submit_args(&self, token: u64, args: &Bound<'_, PyTuple>) -> PyResult<u8> {
+        let mut argv = Vec::with_capacity(args.len());
+        for arg in args.iter() {
+            let encoded: OsString = if let Ok(bytes) = arg.cast::<PyBytes>() {
+                OsStr::from_bytes(bytes.as_bytes()).to_owned()
+            } else if arg.is_instance_of::<PyString>() {
+                match arg.extract() {
+                    Ok(encoded) => encoded,
+                    // Not encodable (a lone surrogate): the general path
+                    // audits the call, then raises os.fsencode's error.
+                    Err(_) => return Ok(0),
                 }
-                return;
+            } else {
+                return Ok(0);
+            };
+            if encoded.as_bytes().contains(&0) {
+                return Ok(0);
             }
-            // The pidfd joins the epoll (one-shot: reported once, then
-            // disarmed, so a reaped child needs no EPOLL_CTL_DEL), the
-            // child the queue and the eventfd is written, all under the
-            // queue's lock: when `drain` sees the exit of a token it has not
-            // taken from the queue yet, that child is in the queue by then.
-            if let Ok(child) = &result {
-                if let Some(pidfd) = child.pidfd() {
-                    let _ = epoll::add(
-                        &shared.epoll,
-                        pidfd,
-                        epoll::EventData::new_u64(token),
-                        epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
-                    );
-                }
-            }
-            if queue.done.is_empty() {
-                let _ = rustix::io::write(&shared.eventfd, &1u64.to_ne_bytes());
-            }
-            queue.done.push(Finished {
-                token,
-                result,
-                names,
-            });
-        });
-        Ok(())
+            argv.push(encoded);
+        }
+        let Some(program) = argv.first() else {
+            return Ok(0);
+        };
+        // The audit event `subprocess.Popen` raises, as the general path's
+        // `_start` does, once the call is known to be spawned here.
+        static AUDIT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let py = args.py();
+        let audit = AUDIT.get_or_try_init(py, || {
+            PyResult::Ok(py.import("sys")?.getattr("audit")?.unbind())
+        })?;
+        let program_name = args.get_item(0)?;
+        audit.call1(
+            py,
+            (
+                "subprocess.Popen",
+                &program_name,
+                args.to_list(),
+                py.None(),
+                py.None(),
+            ),
+        )?;
+        let mut cmd = fastspawn::Command::new(program);
+        cmd.arg0(program);
+        cmd.args(&argv[1..]);
+        cmd.signal_default(&[libc::SIGXFSZ]);
+        let names = Names::program(py, program_name.unbind());
+        Ok(if self.queue(token, cmd, names) { 2 } else { 1 })
     }
 
     /// Gives up on the spawn of `token`: a child it started is killed and
     /// reaped, now if it has started, else by the spawner thread when it has.
     fn cancel(&self, py: Python<'_>, token: u64) {
+        {
+            let mut pending = self.lock_pending();
+            if let Some(at) = pending.iter().position(|p| p.token == token) {
+                pending.remove(at); // never handed over: nothing started
+                return;
+            }
+        }
         let mut queue = self.shared.lock();
         match queue.done.iter().position(|f| f.token == token) {
             Some(at) => {
                 let finished = queue.done.remove(at);
                 drop(queue);
                 if let Ok(child) = finished.result {
-                    py.detach(|| discard(child));
+                    py.detach(|| discard(&child));
                 }
             }
             None => {
@@ -169,93 +401,89 @@ impl Spawner {
         }
     }
 
-    /// Every spawn finished and every child exited since the last call, as
+    /// Every spawn finished and every child reaped since the last call, as
     /// `(token, kind, value)`: kind 0, a `Child`; kind 1, the exception of
-    /// a failed spawn; kind 2, the raw wait status of an exited child
-    /// (reaped here; a child reaped elsewhere reads as status 255 << 8, as
-    /// in asyncio).
+    /// a failed spawn; kind 2, the raw wait status of a child the waiter
+    /// reaped (255 << 8 for a child reaped elsewhere, as in asyncio). The
+    /// spawns come first. Its only syscall is the eventfd's read.
     fn drain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut counter = [0u8; 8];
-        // Reset the eventfd before taking the queue: a result pushed after
-        // the take writes it again (see the module's documentation).
-        let _ = rustix::io::read(&self.shared.eventfd, &mut counter);
-        let out = PyList::empty(py);
-        let mut watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
-        self.take_finished(py, &out, &mut watched)?;
-        let mut events = Vec::with_capacity(64);
-        let now = Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        loop {
-            events.clear();
-            epoll::wait(
-                &self.shared.epoll,
-                rustix::buffer::spare_capacity(&mut events),
-                Some(&now),
+        // Read before the take: a push after the take writes it again.
+        let _ = rustix::io::read(&self.shared.eventfd, &mut [0u8; 8]);
+        let (done, exits) = {
+            let mut queue = self.shared.lock();
+            (
+                std::mem::take(&mut queue.done),
+                std::mem::take(&mut queue.exits),
             )
-            .map_err(std::io::Error::from)?;
-            let full = events.len() == events.capacity();
-            for event in &events {
-                let token = event.data.u64();
-                if token == EVENTFD_KEY {
-                    continue; // read above
+        };
+        let out = PyList::empty(py);
+        for Finished {
+            token,
+            result,
+            names,
+        } in done
+        {
+            match result {
+                Ok(child) => {
+                    let child = Py::new(py, Child::shared(child))?;
+                    out.append((token, SPAWNED, child))?;
                 }
-                if !watched.contains_key(&token) {
-                    // Pushed after the take above (see `submit`): take again.
-                    self.take_finished(py, &out, &mut watched)?;
-                }
-                let Some(child) = watched.get(&token) else {
-                    continue; // cancelled meanwhile: discarded by `cancel`
-                };
-                let status = match child.get().reap(py) {
-                    Ok(Some(status)) => status,
-                    Ok(None) => {
-                        // Not an exit after all: armed again.
-                        child.get().watch(&self.shared.epoll, token);
-                        continue;
-                    }
-                    Err(_) => 255 << 8,
-                };
-                watched.remove(&token);
-                out.append((token, EXITED, status))?;
+                Err(err) => out.append((token, FAILED, names.error(py, err).into_value(py)))?,
             }
-            if !full {
-                break;
-            }
+        }
+        for (token, status) in exits {
+            out.append((token, EXITED, status))?;
         }
         Ok(out)
     }
 }
 
 impl Spawner {
-    /// Moves the finished spawns from the queue to `out` (and the children
-    /// with a pidfd to `watched`).
-    fn take_finished(
-        &self,
-        py: Python<'_>,
-        out: &Bound<'_, PyList>,
-        watched: &mut HashMap<u64, Py<Child>>,
-    ) -> PyResult<()> {
-        let finished = std::mem::take(&mut self.shared.lock().done);
-        for Finished {
-            token,
-            result,
-            names,
-        } in finished
-        {
-            match result {
-                Ok(child) => {
-                    let has_pidfd = child.pidfd().is_some();
-                    let child = Py::new(py, Child::new(child))?;
-                    if has_pidfd {
-                        watched.insert(token, child.clone_ref(py));
-                    }
-                    out.append((token, SPAWNED, child))?;
+    fn lock_pending(&self) -> std::sync::MutexGuard<'_, Vec<Pending>> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `cmd` for the next `flush`; true when the queue was empty
+    /// (the caller schedules the flush).
+    fn queue(&self, token: u64, cmd: fastspawn::Command, names: Names) -> bool {
+        let mut pending = self.lock_pending();
+        pending.push(Pending { token, cmd, names });
+        pending.len() == 1
+    }
+
+    /// Hands `cmd` to a spawner thread; its result comes back from
+    /// `drain` with `token`.
+    fn hand_over(&self, token: u64, mut cmd: fastspawn::Command, names: Names) {
+        let shared = Arc::clone(&self.shared);
+        let waiter = self.waiter;
+        // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the epoll
+        // at once, and a pidfd made later would cost a `pidfd_open` and a
+        // `waitid` check on the spawner thread.
+        cmd.pidfd_at_spawn(true);
+        // Every spawn runs on a spawner thread, so a pdeathsig child gets
+        // its signal when the process exits, not when some thread does.
+        fastspawn::Pool::global().run(move || {
+            let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
+            drop(cmd);
+            let mut queue = shared.lock();
+            if queue.cancelled.remove(&token) {
+                drop(queue);
+                if let Ok(child) = result {
+                    discard(&child);
                 }
-                Err(err) => out.append((token, FAILED, names.error(py, err).into_value(py)))?,
+                return;
             }
-        }
-        Ok(())
+            // Watched and queued under the queue's lock: the waiter pushes
+            // its exit under that lock, so after this push.
+            if let Ok(child) = &result {
+                waiter.watch(&shared, token, child, &mut queue.exits);
+            }
+            shared.wake_if_empty(&queue);
+            queue.done.push(Finished {
+                token,
+                result,
+                names,
+            });
+        });
     }
 }

@@ -1,17 +1,23 @@
 //! A started child as Python sees it: its pid, pidfd and engine, and the
 //! waits and signals `Popen` and the asyncio `Process` build on.
 //!
-//! Waiting never sleeps in a loop: a blocking or timed wait polls the
-//! child's pidfd with the GIL released (it becomes readable when the child
-//! exits), then reaps it with a non-blocking `waitid(P_PIDFD)`. The reap
-//! happens under a lock held only for that call, so any number of Python
-//! threads may wait, poll or signal one child at once: one of them reaps
-//! it, and all see the same status.
+//! Waiting never sleeps in a loop: with the GIL released, a timed wait
+//! polls the child's pidfd (it becomes readable when the child exits), and
+//! a wait without a timeout on a child whose pidfd was never made blocks in
+//! `waitid(WEXITED|WNOWAIT)`, which reaps nothing; then the child is
+//! reaped with a non-blocking wait. The reap happens under a lock held only
+//! for that call, so any number of Python threads may wait, poll or signal
+//! one child at once: one of them reaps it, and all see the same status.
+//!
+//! The pidfd is made on first need (a timed wait, a signal, the `pidfd`
+//! attribute), as fastspawn's core does; a `Spawner`'s children have
+//! theirs from the start (made by the clone), and are reaped by the
+//! spawner's waiter thread through the same lock.
 
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -25,19 +31,58 @@ use crate::sys;
 #[pyclass(module = "fastspawn._fastspawn", frozen)]
 pub struct Child {
     pid: i32,
-    pidfd: Option<i32>,
+    /// The pidfd (its raw fd, owned by `inner`) once made: at once for the
+    /// children of a `Spawner`, whose pidfds sit in its epoll; on first
+    /// need (a timed wait, a signal, the `pidfd` attribute) for the others,
+    /// as the core does: a child that is only waited for costs no
+    /// `pidfd_open`, no check and no `close`. `None` inside: no pidfd
+    /// (Linux < 5.3, or the child was reaped before one was made).
+    pidfd: OnceLock<Option<i32>>,
     engine: &'static str,
-    inner: Mutex<fastspawn::Child>,
+    /// Shared with `fastspawn.asyncio`'s waiter thread, which reaps the
+    /// children of a `Spawner` through it (so every wait sees the status).
+    inner: Arc<Mutex<fastspawn::Child>>,
 }
 
 impl Child {
+    /// A child whose pidfd is made on first need.
     pub fn new(child: fastspawn::Child) -> Child {
         Child {
             pid: child.id() as i32,
-            pidfd: child.pidfd().map(|fd| fd.as_raw_fd()),
+            pidfd: OnceLock::new(),
             engine: child.engine().name(),
-            inner: Mutex::new(child),
+            inner: Arc::new(Mutex::new(child)),
         }
+    }
+
+    /// A `Spawner`'s child, shared with the waiter thread that reaps it;
+    /// its pidfd was made by the clone.
+    pub fn shared(inner: Arc<Mutex<fastspawn::Child>>) -> Child {
+        let (pid, pidfd, engine) = {
+            let child = inner.lock().unwrap_or_else(|e| e.into_inner());
+            let pidfd = child.pidfd().map(|fd| fd.as_raw_fd());
+            (child.id() as i32, pidfd, child.engine().name())
+        };
+        let made = Child {
+            pid,
+            pidfd: OnceLock::new(),
+            engine,
+            inner,
+        };
+        let _ = made.pidfd.set(pidfd);
+        made
+    }
+
+    /// The pidfd if it has been made.
+    fn made_pidfd(&self) -> Option<i32> {
+        self.pidfd.get().copied().flatten()
+    }
+
+    /// The pidfd, made now if it was not (see [`Child::pidfd`]).
+    fn pidfd_now(&self) -> Option<i32> {
+        *self
+            .pidfd
+            .get_or_init(|| self.lock().pidfd().map(|fd| fd.as_raw_fd()))
     }
 
     fn lock(&self) -> MutexGuard<'_, fastspawn::Child> {
@@ -55,19 +100,6 @@ impl Child {
             )));
         }
         Ok(child)
-    }
-
-    /// Arms the child's pidfd, already in `epoll` (a `Spawner`'s, which
-    /// added it one-shot with key `token`), for one more report.
-    pub(crate) fn watch(&self, epoll: &std::os::fd::OwnedFd, token: u64) {
-        if let Some(fd) = self.pidfd {
-            let _ = rustix::event::epoll::modify(
-                epoll,
-                sys::borrow_pidfd(fd),
-                rustix::event::epoll::EventData::new_u64(token),
-                rustix::event::epoll::EventFlags::IN | rustix::event::epoll::EventFlags::ONESHOT,
-            );
-        }
     }
 
     /// Reaps the child if it has exited; never blocks for long (the lock
@@ -113,6 +145,16 @@ fn poll_events(events: &std::fs::File, timeout: Option<Duration>) -> std::io::Re
     Ok(())
 }
 
+/// Blocks until the child `pid` has exited, without reaping it.
+fn wait_exited(pid: i32) -> std::io::Result<()> {
+    let pid = rustix::process::Pid::from_raw(pid).ok_or(std::io::ErrorKind::InvalidInput)?;
+    rustix::process::waitid(
+        rustix::process::WaitId::Pid(pid),
+        rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOWAIT,
+    )?;
+    Ok(())
+}
+
 /// `poll(2)` on a pidfd for at most `timeout` (forever with `None`).
 fn poll_pidfd(fd: i32, timeout: Option<Duration>) -> std::io::Result<()> {
     let pidfd = sys::borrow_pidfd(fd);
@@ -133,11 +175,13 @@ impl Child {
         self.pid
     }
 
-    /// The child's pidfd (owned by this object; valid while it lives), or
-    /// `None` on kernels without pidfds.
+    /// The child's pidfd (owned by this object; valid while it lives), made
+    /// on first use; `None` on kernels without pidfds, or when the child was
+    /// reaped (by a wait, or by other code of the process) before one was
+    /// made.
     #[getter]
     fn pidfd(&self) -> Option<i32> {
-        self.pidfd
+        self.pidfd_now()
     }
 
     /// Which engine created the child: `clone3`, `clone-vfork`,
@@ -154,6 +198,22 @@ impl Child {
     #[pyo3(signature = (timeout = None))]
     fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<i32>> {
         let deadline = timeout.map(|t| Instant::now() + Duration::from_secs_f64(t.clamp(0.0, 1e9)));
+        if deadline.is_none() && self.made_pidfd().is_none() {
+            // No pidfd to poll, none needed: block until the child has
+            // exited without reaping it (`WNOWAIT`, no lock held, so other
+            // threads may poll or signal meanwhile), then reap it below
+            // under the lock like any other wait. `ECHILD`: reaped already
+            // (by another thread through this object, whose status the
+            // reap below returns, or by other code of the process).
+            loop {
+                match py.detach(|| wait_exited(self.pid)) {
+                    Ok(()) => break,
+                    Err(e) if e.raw_os_error() == Some(libc::ECHILD) => break,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => py.check_signals()?,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
         loop {
             if let Some(status) = self.reap(py)? {
                 return Ok(Some(status));
@@ -162,7 +222,12 @@ impl Child {
             if remaining == Some(Duration::ZERO) {
                 return Ok(None);
             }
-            let waited = match self.pidfd {
+            // A timed wait polls the pidfd, made now if need be.
+            let pidfd = match remaining {
+                Some(_) => self.pidfd_now(),
+                None => self.made_pidfd(),
+            };
+            let waited = match pidfd {
                 Some(fd) => py.detach(|| poll_pidfd(fd, remaining)),
                 // No pidfds (Linux < 5.3): a blocking wait, or short naps
                 // until the deadline.

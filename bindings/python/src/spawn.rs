@@ -146,6 +146,15 @@ pub struct Names {
 }
 
 impl Names {
+    /// The names of a spawn with no cwd.
+    pub fn program(py: Python<'_>, exe: Py<PyAny>) -> Names {
+        Names {
+            exe,
+            cwd: py.None(),
+            cwd_path: None,
+        }
+    }
+
     pub fn error(&self, py: Python<'_>, err: fastspawn::Error) -> PyErr {
         let names = errors::Names {
             exe: self.exe.bind(py),

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import fastspawn.subprocess as fs
+from fastspawn import _fastspawn
 
 PY = sys.executable
 IMPLS = {"std": std, "fastspawn": fs}
@@ -16,6 +17,11 @@ IMPLS = {"std": std, "fastspawn": fs}
 # fastspawn's PATH cache opens one inotify fd per process on its first
 # lookup of a bare program name; made now, before any test counts fds.
 fs.run(["true"])
+
+# fastspawn.asyncio's waiter thread (which reaps the children of every loop)
+# holds one epoll fd for the life of the process, made with the first
+# spawner; made now too.
+_fastspawn.Spawner()
 
 
 def both(call):

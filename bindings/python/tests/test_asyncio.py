@@ -3,14 +3,17 @@ coroutine run with each, the results compared."""
 
 import asyncio
 import os
+import pathlib
 import signal
 import sys
 import threading
+import time
 
 import pytest
 
 import fastspawn.asyncio as fa
 from conftest import PY, children
+from fastspawn import _fastspawn
 
 IMPLS = (asyncio, fa)
 
@@ -96,6 +99,10 @@ def test_large_input_and_output(no_leaks):
         lambda m: m.create_subprocess_shell(["true"]),
         lambda m: m.create_subprocess_exec("tr\0ue"),
         lambda m: m.create_subprocess_exec(1),
+        lambda m: m.create_subprocess_exec("true", "a\0b"),
+        lambda m: m.create_subprocess_exec("true", 1.5),
+        lambda m: m.create_subprocess_exec("true", "\ud800"),
+        lambda m: m.create_subprocess_exec(b"/nonexistent/program", b"x"),
         lambda m: m.create_subprocess_exec("true", env={"A": 1}),
     ],
 )
@@ -111,6 +118,48 @@ def test_bad_input_raises_what_asyncio_raises(call, no_leaks):
     assert a is not None and a == b
 
 
+_audited = None  # a list while a test records audit events
+
+
+def _audit_hook(event, args):
+    if _audited is not None and event == "subprocess.Popen":
+        _audited.append(args)
+
+
+sys.addaudithook(_audit_hook)  # (a hook cannot be removed: it records only when asked)
+
+
+def test_argument_forms_and_the_audit_event(no_leaks):
+    # str, bytes and path-like arguments, and non-ASCII ones (encoded as
+    # os.fsencode does), whichever path the call takes in fastspawn.
+    global _audited
+    script = "import sys; sys.stdout.buffer.write(repr(sys.argv[1:]).encode())"
+    calls = [
+        (PY, "-c", script, "a b", "\u00e9t\u00e9", "\udcff"),
+        (PY.encode(), b"-c", script.encode(), b"\xff", b""),
+        (pathlib.Path(PY), "-c", script, pathlib.Path("x/y")),
+    ]
+
+    async def run(m):
+        global _audited
+        _audited = []
+        out = []
+        for args in calls:
+            p = await m.create_subprocess_exec(*args, stdout=asyncio.subprocess.PIPE)
+            out.append((await p.communicate())[0])
+            p = await m.create_subprocess_exec(*args)  # no pipe: fastspawn's shortest path
+            out.append(await p.wait())
+        events, _audited = _audited, None
+        return out, [(str(exe), [str(a) for a in argv], cwd, env) for exe, argv, cwd, env in events]
+
+    try:
+        a, b = both(run)
+    finally:
+        _audited = None
+    assert a == b
+    assert len(a[1]) == 2 * len(calls)
+
+
 def test_many_in_flight(no_leaks):
     async def run(m):
         procs = await asyncio.gather(*[m.create_subprocess_exec("sh", "-c", f"exit {i % 5}")
@@ -122,8 +171,8 @@ def test_many_in_flight(no_leaks):
 
 
 def test_exits_come_through_one_fd_the_loop_watches(no_leaks):
-    # The loop watches one fd per loop however many children run (their
-    # pidfds sit in the spawner's epoll), every exit reaches its Process,
+    # The loop watches one fd per loop however many children run (the
+    # waiter thread watches their pidfds), every exit reaches its Process,
     # children that exit before their Process exists included, and a
     # status read first by poll (send_signal) is the one wait returns.
     async def run():
@@ -151,6 +200,31 @@ def test_exits_come_through_one_fd_the_loop_watches(no_leaks):
     assert early == list(range(32))
     assert killed == -signal.SIGKILL
     assert rest == [0] * 15
+
+
+def test_children_are_reaped_while_the_loop_is_blocked(tmp_path, no_leaks):
+    # The waiter thread reaps a child as it exits, not the loop: while the
+    # loop is blocked (no await), the exited child is gone from /proc, no
+    # zombie. A signal sent then (the child reaped, its exit not yet seen
+    # by the loop) is no error and signals nothing, and wait() returns the
+    # child's own status, as with asyncio, whose watcher thread reaped it.
+    # The child exits only once told to, after its Process exists.
+    async def run(m):
+        go = tmp_path / m.__name__
+        p = await m.create_subprocess_exec(
+            "sh", "-c", 'while [ ! -e "$0" ]; do sleep 0.005; done; exit 3', str(go)
+        )
+        pid = p.pid
+        go.touch()
+        deadline = time.monotonic() + 5
+        while pid in children() and time.monotonic() < deadline:
+            time.sleep(0.01)  # blocks the loop: no callback runs meanwhile
+        gone = pid not in children()
+        p.send_signal(signal.SIGTERM)
+        return gone, await p.wait(), p.returncode
+
+    a, b = both(run)
+    assert a == b == (True, 3, 3)
 
 
 def test_no_sigchld_handler_no_watcher_thread(no_leaks):
@@ -218,6 +292,26 @@ def test_cancelled_spawn_leaves_no_child():
     assert children() == kids
 
 
+def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
+    # The spawn call queues the request; the hand-over to the spawner
+    # threads is the flush callback's. Cancelled in between: no child.
+    spawner = _fastspawn.Spawner()
+    kids = children()
+    assert spawner.submit_args(0, ("sleep", "10")) == 2  # 2: schedule a flush
+    assert spawner.submit_args(1, ("sh", "-c", "exit 4")) == 1  # one is scheduled
+    spawner.cancel(0)
+    spawner.flush()
+    drained = []
+    for _ in range(500):
+        drained += spawner.drain()
+        if len(drained) == 2:
+            break
+        time.sleep(0.01)
+    assert [(token, kind) for token, kind, _ in drained] == [(1, 0), (1, 2)]
+    assert drained[1][2] == 4 << 8
+    assert children() == kids
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="Linux only")
 def test_uvloop_if_installed():
     uvloop = pytest.importorskip("uvloop", reason="uvloop is not installed")
@@ -228,3 +322,34 @@ def test_uvloop_if_installed():
         return await p.communicate(), p.returncode
 
     assert uvloop.run(run()) == ((b"uv\n", None), 4)
+
+
+@pytest.mark.parametrize("pipes", [False, True])
+def test_a_finished_process_is_freed_without_the_cycle_collector(pipes, no_leaks):
+    # A Process in a reference cycle would be freed only by the cyclic
+    # garbage collector, in one pause of the loop per few dozen spawns.
+    import gc
+    import weakref
+
+    async def run():
+        refs = []
+        for _ in range(3):
+            if pipes:
+                p = await fa.create_subprocess_exec("cat", stdin=fa.PIPE, stdout=fa.PIPE)
+                assert await p.communicate(b"x") == (b"x", None)
+            else:
+                p = await fa.create_subprocess_exec("true")
+                assert await p.wait() == 0
+            assert p._transport.get_returncode() == 0
+            refs.append(weakref.ref(p))
+            del p
+            await asyncio.sleep(0)
+        return [r() is None for r in refs]
+
+    gc.collect()
+    gc.disable()
+    try:
+        freed = asyncio.run(run())
+    finally:
+        gc.enable()
+    assert freed == [True, True, True]

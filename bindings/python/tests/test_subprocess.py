@@ -335,6 +335,58 @@ def test_pidfd_and_engine(no_leaks):
     assert q.wait() == 0
 
 
+def pidfds_open():
+    """How many pidfds this process holds."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[pidfd]"
+        except OSError:
+            pass
+    return count
+
+
+def test_the_pidfd_is_made_on_first_need(no_leaks):
+    # A child that is only waited for gets no pidfd (it would cost
+    # pidfd_open, a check and a close per spawn); a timed wait, a signal or
+    # the attribute make one, which then lives as long as the Popen.
+    before = pidfds_open()
+    p = fs.Popen(["sh", "-c", "exit 4"])
+    assert pidfds_open() == before
+    assert p.wait() == 4
+    assert pidfds_open() == before
+    assert p.pidfd is None  # reaped before anyone asked for one
+
+    def timed_wait(p):
+        with pytest.raises(fs.TimeoutExpired):
+            p.wait(timeout=0.01)
+
+    for make in (timed_wait, lambda p: p.send_signal(0), lambda p: p.pidfd):
+        p = fs.Popen(["sleep", "5"])
+        make(p)
+        assert pidfds_open() == before + 1
+        p.kill()
+        assert p.wait() == -signal.SIGKILL
+        os.fstat(p.pidfd)  # made before the reap: still open
+        del p
+        assert pidfds_open() == before
+
+
+def test_threads_waiting_on_one_child_without_a_pidfd_see_one_status(no_leaks):
+    # Every thread blocks without reaping (waitid WNOWAIT), then one reaps
+    # under the lock; the others read the status it stored.
+    p = fs.Popen(["sh", "-c", "sleep 0.2; exit 5"])
+    child = p._fs_child
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(child.wait())) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [5 << 8] * 4
+    assert p.wait() == 5 and p.pidfd is None
+
+
 def test_context_manager_and_streams(no_leaks):
     def call(m):
         with m.Popen(["cat"], stdin=m.PIPE, stdout=m.PIPE) as p:

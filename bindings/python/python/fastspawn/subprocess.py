@@ -37,7 +37,7 @@ that an error. The cgroup is removed once the tree is empty and the
 ``preexec_fn`` itself still works, through the standard library's own fork
 path, as before. ``Popen.engine`` says how the child was made (``"clone3"``,
 ``"fork"``...), and ``Popen.pidfd`` is the child's pidfd (``None`` on the
-fork path), valid while the ``Popen`` lives.
+fork path), made on first use and valid while the ``Popen`` lives.
 """
 
 import collections
@@ -318,9 +318,15 @@ class Popen(_std.Popen):
 
     #: How the child was created: "clone3", "clone-vfork", "posix-spawn" or "fork".
     engine = None
-    #: The child's pidfd (an int owned by this object), or None.
-    pidfd = None
     _fs_child = None
+
+    @property
+    def pidfd(self):
+        """The child's pidfd (an int owned by this object, valid while it
+        lives), made on first use: None on the fork path, on kernels
+        without pidfds, or when the child was reaped before one was made."""
+        child = self._fs_child
+        return None if child is None else child.pidfd
 
     def __init__(
         self,
@@ -392,7 +398,6 @@ class Popen(_std.Popen):
         attrs["_child_created"] = True
         attrs["_closed_child_pipe_fds"] = True
         attrs["_fs_child"] = child
-        attrs["pidfd"] = child.pidfd
         attrs["engine"] = child.engine
 
     def _execute_child(
@@ -444,7 +449,6 @@ class Popen(_std.Popen):
         self.pid = child.pid
         self._child_created = True
         self._fs_child = child
-        self.pidfd = child.pidfd
         self.engine = child.engine
 
     def _fork_child(self, *args):
