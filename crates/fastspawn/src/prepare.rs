@@ -248,14 +248,9 @@ fn merge_env(cmd: &Command) -> Result<CStringArray> {
     }
     if !cmd.env.clear {
         env::for_each(|entry: &CStr| {
-            let bytes = entry.to_bytes();
             // A leading '=' belongs to the key (as glibc's getenv reads it).
-            let split = bytes
-                .iter()
-                .skip(1)
-                .position(|&b| b == b'=')
-                .map_or(bytes.len(), |i| i + 1);
-            if !vars.contains_key(OsStr::from_bytes(&bytes[..split])) {
+            let (key, _) = crate::environment::split_entry(entry);
+            if !vars.contains_key(key) {
                 out.push_environ(entry);
             }
         });
