@@ -76,7 +76,7 @@ pub(crate) fn fork(
             .store(errno, std::sync::atomic::Ordering::Relaxed);
     }
     if want_pidfd && spawned.pidfd.is_none() {
-        spawned.pidfd = super::wait::pidfd_open(spawned.pid);
+        spawned.pidfd = super::wait::pidfd_open(spawned.pid).ok();
     }
     Ok(spawned)
 }

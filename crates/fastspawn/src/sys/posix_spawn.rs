@@ -241,7 +241,7 @@ fn run(
         });
     }
     let pidfd = if want_pidfd {
-        super::wait::pidfd_open(pid)
+        super::wait::pidfd_open(pid).ok()
     } else {
         None
     };

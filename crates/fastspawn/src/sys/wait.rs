@@ -171,13 +171,17 @@ pub(crate) fn send_signal(pidfd: Option<BorrowedFd<'_>>, pid: i32, signal: i32) 
     }
 }
 
-/// `pidfd_open(pid)`, or `None` when the kernel has no pidfds.
-pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+/// `pidfd_open(pid)`; `ENOSYS` when the kernel has no pidfds, `ESRCH` when
+/// no such process exists (any more).
+pub(crate) fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
     if !crate::engine::pidfd_usable() {
-        return None;
+        return Err(io::Error::from_raw_os_error(libc::ENOSYS));
     }
-    let pid = Pid::from_raw(pid)?;
-    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+    let pid = Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ESRCH))?;
+    Ok(rustix::process::pidfd_open(
+        pid,
+        rustix::process::PidfdFlags::empty(),
+    )?)
 }
 
 /// A pidfd for `pid`, made after the spawn (when a [`Child`](crate::Child)

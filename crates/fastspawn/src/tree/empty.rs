@@ -76,7 +76,7 @@ impl EmptyWait {
                     continue;
                 }
                 match pidfd_open(pid) {
-                    Some(pidfd) => {
+                    Ok(pidfd) => {
                         epoll::add(
                             &self.epoll,
                             &pidfd,
@@ -85,9 +85,12 @@ impl EmptyWait {
                         )?;
                         self.members.insert(pid, pidfd);
                     }
-                    // Gone between the listing and the open (or no pidfds
-                    // here: then cgroup.events alone wakes the wait).
-                    None => raced |= crate::engine::pidfd_usable(),
+                    // Gone between the listing and the open: read the file
+                    // again (it may say empty now) instead of sleeping.
+                    Err(e) if e.raw_os_error() == Some(libc::ESRCH) => raced = true,
+                    // No pidfds here, or out of fds: the rest are covered
+                    // by cgroup.events alone (retrying would spin).
+                    Err(_) => break,
                 }
             }
             if !raced {

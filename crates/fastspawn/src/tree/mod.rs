@@ -727,7 +727,7 @@ fn signal_members(dir: BorrowedFd<'_>, name: &str, signal: i32) -> io::Result<()
             break;
         }
         for pid in fresh {
-            let Some(pidfd) = wait::pidfd_open(pid) else {
+            let Ok(pidfd) = wait::pidfd_open(pid) else {
                 continue;
             };
             let member = std::fs::read_to_string(format!("/proc/{pid}/cgroup"))

@@ -126,7 +126,7 @@ impl SessionTree {
             if known.iter().any(|m| m.pid == p.pid) {
                 continue;
             }
-            let Some(pidfd) = wait::pidfd_open(p.pid) else {
+            let Ok(pidfd) = wait::pidfd_open(p.pid) else {
                 incomplete |= !p.zombie;
                 continue;
             };
