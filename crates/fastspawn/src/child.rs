@@ -177,12 +177,8 @@ impl Child {
             // Reaped by other code: its pid may name another process now.
             Err(_) => return Ok(()),
         };
-        match sys::wait::send_signal(pidfd, self.pid, signal) {
-            // Through a pidfd, ESRCH means the process is gone: reaped by
-            // other code (a pidfd made by the clone outlives that).
-            Err(err) if pidfd.is_some() && err.raw_os_error() == Some(libc::ESRCH) => Ok(()),
-            other => other.map_err(|err| Error::io(&self.program, Step::Signal, err)),
-        }
+        sys::wait::signal_child(pidfd, self.pid, signal)
+            .map_err(|err| Error::io(&self.program, Step::Signal, err))
     }
 
     /// Closes stdin, reads stdout and stderr to their ends (both at once, so

@@ -171,6 +171,18 @@ pub(crate) fn send_signal(pidfd: Option<BorrowedFd<'_>>, pid: i32, signal: i32) 
     }
 }
 
+/// [`send_signal`] for a `Child` (sync or async) not yet reaped by it: through
+/// a pidfd, `ESRCH` means the process is gone, reaped by other code (a pidfd
+/// made by the clone outlives that), and the call succeeds as std's `kill`
+/// of an exited child does. (`PidFd::send_signal` keeps the `ESRCH`, as
+/// std's `PidFd` does.)
+pub(crate) fn signal_child(pidfd: Option<BorrowedFd<'_>>, pid: i32, signal: i32) -> io::Result<()> {
+    match send_signal(pidfd, pid, signal) {
+        Err(e) if pidfd.is_some() && e.raw_os_error() == Some(libc::ESRCH) => Ok(()),
+        other => other,
+    }
+}
+
 /// `pidfd_open(pid)`; `ENOSYS` when the kernel has no pidfds, `ESRCH` when
 /// no such process exists (any more).
 pub(crate) fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {

@@ -236,12 +236,7 @@ impl Child {
             return Ok(());
         }
         let fd = self.pidfd.as_ref().map(|fd| fd.get_ref().as_fd());
-        match wait::send_signal(fd, self.pid, signal) {
-            // Through a pidfd, ESRCH means the process is gone: reaped by
-            // other code (as the sync Child's send_signal).
-            Err(e) if fd.is_some() && e.raw_os_error() == Some(libc::ESRCH) => Ok(()),
-            other => other.map_err(|e| self.error(Step::Signal, e)),
-        }
+        wait::signal_child(fd, self.pid, signal).map_err(|e| self.error(Step::Signal, e))
     }
 
     /// Kills the child and waits for it.
