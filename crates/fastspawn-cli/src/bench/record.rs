@@ -91,6 +91,15 @@ impl Measurement {
         self.params.get(key).map(String::as_str)
     }
 
+    /// `f` of every repetition's task figures (drivers that report tasks).
+    pub fn tasks(&self, f: impl Fn(&TasksRep) -> f64) -> Vec<f64> {
+        self.repetitions
+            .iter()
+            .filter_map(|r| r.tasks.as_ref())
+            .map(f)
+            .collect()
+    }
+
     /// Per-spawn wall times (µs) of every repetition.
     pub fn per_spawn_us(&self) -> Vec<f64> {
         self.repetitions

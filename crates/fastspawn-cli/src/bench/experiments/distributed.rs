@@ -320,25 +320,13 @@ fn figure(
     f: impl Fn(&TasksRep) -> f64,
 ) -> Option<f64> {
     let m = table::find(ms, variant, &[("hold_mib", hold), ("test", "throughput")])?;
-    let xs: Vec<f64> = m
-        .repetitions
-        .iter()
-        .filter_map(|r| r.tasks.as_ref())
-        .map(&f)
-        .collect();
-    stats::median(&xs)
+    stats::median(&m.tasks(f))
 }
 
 /// Tasks per second of one throughput cell, repetition by repetition.
 fn per_round(ms: &[Measurement], variant: &str, hold: &str) -> Option<Vec<f64>> {
     let m = table::find(ms, variant, &[("hold_mib", hold), ("test", "throughput")])?;
-    Some(
-        m.repetitions
-            .iter()
-            .filter_map(|r| r.tasks.as_ref())
-            .map(|t| t.tasks_per_s)
-            .collect(),
-    )
+    Some(m.tasks(|t| t.tasks_per_s))
 }
 
 /// The variants a mixed cluster runs (tasks that say which worker ran them).
@@ -354,13 +342,7 @@ fn mixed_ratio(
 ) -> Option<(f64, Vec<f64>)> {
     let get = |hold: &str| -> Option<Vec<f64>> {
         let m = table::find(ms, variant, &[("hold_mib", hold), ("test", "mixed")])?;
-        Some(
-            m.repetitions
-                .iter()
-                .filter_map(|r| r.tasks.as_ref())
-                .map(f)
-                .collect(),
-        )
+        Some(m.tasks(f))
     };
     let ratios: Vec<f64> = get(big)?
         .iter()
@@ -406,13 +388,7 @@ fn mixed_table(ms: &[Measurement]) -> Option<Table> {
     for (variant, label, _) in VARIANTS.iter().filter(|v| SYNC.contains(&v.0)) {
         let at = |hold: &str, f: fn(&TasksRep) -> f64| -> Option<f64> {
             let m = table::find(ms, variant, &[("hold_mib", hold), ("test", "mixed")])?;
-            let xs: Vec<f64> = m
-                .repetitions
-                .iter()
-                .filter_map(|r| r.tasks.as_ref())
-                .map(f)
-                .collect();
-            stats::median(&xs)
+            stats::median(&m.tasks(f))
         };
         let (Some(small), Some(large)) = (at("0", |t| t.tasks_per_s), at(&big, |t| t.tasks_per_s))
         else {

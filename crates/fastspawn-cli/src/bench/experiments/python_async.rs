@@ -230,13 +230,7 @@ fn rate(ms: &[Measurement], runner: &str) -> Option<f64> {
 
 fn tasks_figure(ms: &[Measurement], runner: &str, f: fn(&TasksRep) -> f64) -> Option<Summary> {
     let m = table::find(ms, runner, &[("test", "throughput")])?;
-    let xs: Vec<f64> = m
-        .repetitions
-        .iter()
-        .filter_map(|r| r.tasks.as_ref())
-        .map(f)
-        .collect();
-    stats::summarize(&xs)
+    stats::summarize(&m.tasks(f))
 }
 
 fn throughput_table(ms: &[Measurement]) -> Table {
