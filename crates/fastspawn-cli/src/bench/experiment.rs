@@ -129,12 +129,8 @@ impl Plan {
             .iter()
             .filter(|c| c.budget_s.is_finite())
             .map(|_| PILOT_S);
-        let rounds = (0..self.rounds()).flat_map(|round| {
-            self.cells
-                .iter()
-                .filter(move |c| self.runs_in(c, round))
-                .map(expected_s)
-        });
+        let rounds = (0..self.rounds())
+            .flat_map(|round| self.round_order(round).map(|i| expected_s(&self.cells[i])));
         pilots.chain(rounds).collect()
     }
 
@@ -146,6 +142,19 @@ impl Plan {
     /// Whether `cell` runs in `round`.
     pub fn runs_in(&self, cell: &Cell, round: usize) -> bool {
         round < self.reps + cell.extra.reps
+    }
+
+    /// The cells that run in `round`, by index, in the order they run:
+    /// the plan's order in even rounds and the reverse in odd ones. A cell
+    /// is then as often after a given neighbour as before it, so what one
+    /// run leaves behind (a parent's thousands of children being freed by
+    /// the kernel after its clock stopped, caches, a CPU's frequency) does
+    /// not always fall on the same side of a comparison.
+    pub fn round_order(&self, round: usize) -> impl Iterator<Item = usize> + '_ {
+        let n = self.cells.len();
+        (0..n)
+            .map(move |k| if round % 2 == 0 { k } else { n - 1 - k })
+            .filter(move |&i| self.runs_in(&self.cells[i], round))
     }
 
     /// Progress steps of the rounds (every cell once per round it runs in).

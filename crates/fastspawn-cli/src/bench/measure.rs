@@ -6,7 +6,8 @@
 //!   round, so a slow minute of the machine hits every runner alike. The
 //!   two sides of a headline comparison may run more rounds than the rest
 //!   (`Extra::reps`, interleaved with each other) and the same count
-//!   (`Extra::same_n`).
+//!   (`Extra::same_n`). Odd rounds run the cells in the reverse order
+//!   (`Plan::round_order`), so no cell always follows the same neighbour.
 //! - Each repetition is a fresh peer process; figures are medians over them.
 
 use anyhow::Result;
@@ -48,10 +49,8 @@ pub fn cells(name: &str, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
     }
     same_n(plan, &mut measurements);
     for round in 0..plan.rounds() {
-        for (cell, slot) in plan.cells.iter().zip(measurements.iter_mut()) {
-            if !plan.runs_in(cell, round) {
-                continue;
-            }
+        for i in plan.round_order(round) {
+            let (cell, slot) = (&plan.cells[i], &mut measurements[i]);
             bar.inc(1);
             let Some(measurement) = slot else { continue };
             bar.set_message(format!(
@@ -163,5 +162,26 @@ mod tests {
         same_n(&plan, &mut ms);
         let ns: Vec<u64> = ms.iter().map(|m| m.as_ref().unwrap().n).collect();
         assert_eq!(ns, [700, 400, 700]);
+    }
+
+    #[test]
+    fn odd_rounds_run_the_cells_in_reverse() {
+        let plan = Plan {
+            reps: 2,
+            cells: vec![
+                cell("c-clone", 2, None),
+                cell("rust-std", 0, None),
+                cell("fastspawn-auto", 2, None),
+            ],
+            notes: Vec::new(),
+        };
+        let order = |round| plan.round_order(round).collect::<Vec<_>>();
+        assert_eq!(order(0), [0, 1, 2]);
+        assert_eq!(order(1), [2, 1, 0]);
+        assert_eq!(order(2), [0, 2]);
+        assert_eq!(order(3), [2, 0]);
+        assert_eq!(order(4), Vec::<usize>::new());
+        let steps: usize = (0..plan.rounds()).map(|r| order(r).len()).sum();
+        assert_eq!(steps, plan.round_steps());
     }
 }
