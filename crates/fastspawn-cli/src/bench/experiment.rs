@@ -153,7 +153,13 @@ impl Plan {
     pub fn round_order(&self, round: usize) -> impl Iterator<Item = usize> + '_ {
         let n = self.cells.len();
         (0..n)
-            .map(move |k| if round % 2 == 0 { k } else { n - 1 - k })
+            .map(move |k| {
+                if round.is_multiple_of(2) {
+                    k
+                } else {
+                    n - 1 - k
+                }
+            })
             .filter(move |&i| self.runs_in(&self.cells[i], round))
     }
 
