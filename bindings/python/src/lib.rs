@@ -26,5 +26,6 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(spawn::spawn, m)?)?;
     m.add_function(wrap_pyfunction!(spawn::spawn_args, m)?)?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run_args, m)?)?;
     Ok(())
 }

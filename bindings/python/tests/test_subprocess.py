@@ -591,3 +591,47 @@ def test_popen_fast_path_errors_match_the_standard_library(no_leaks):
         a, b = raised(lambda m, argv=argv: m.Popen(argv))
         assert type(a) is type(b), argv
         assert getattr(a, "filename", None) == getattr(b, "filename", None)
+
+
+def test_run_args_alone_is_one_native_call(monkeypatch, no_leaks):
+    # run(args) with no other argument spawns and waits in one native call
+    # (run_args); what it does not take goes the general way, with the
+    # standard library's results and exceptions either way.
+    native = []
+    run_args = fs._fastspawn.run_args
+
+    def recording(args):
+        try:
+            status = run_args(args)
+        except OSError:
+            native.append("raised")
+            raise
+        native.append(status is not None)
+        return status
+
+    monkeypatch.setattr(fs._fastspawn, "run_args", recording)
+    calls = [
+        ["sh", "-c", "exit 3"],
+        (b"sh", b"-c", b"kill -TERM $$"),
+        [pathlib.Path("/bin/sh"), "-c", "exit 4"],
+        ["sh", "-c", 5],
+        ["/nonexistent/program"],
+        [],
+    ]
+
+    def run(m, **kwargs):
+        out = []
+        for args in calls:
+            try:
+                done = m.run(args, **kwargs)
+                out.append((type(done), done.args, done.returncode, done.stdout, done.stderr))
+            except Exception as e:
+                out.append((type(e), getattr(e, "filename", None), getattr(e, "returncode", None)))
+        return out
+
+    for kwargs in ({}, {"check": True}):
+        expected = run(std, **kwargs)
+        native.clear()
+        assert run(fs, **kwargs) == expected
+        assert native == [True, True, False, False, "raised", False], native
+    assert [r[2] for r in expected[:3]] == [3, -signal.SIGTERM, 4]

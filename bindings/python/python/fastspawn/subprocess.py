@@ -773,6 +773,21 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
 
 def run(*popenargs, input=None, capture_output=False, timeout=None, check=False, **kwargs):
     """``subprocess.run``: runs a command, waits, returns a CompletedProcess."""
+    if (
+        not kwargs
+        and len(popenargs) == 1
+        and input is None
+        and timeout is None
+        and not capture_output
+    ):
+        # run(args) alone: spawn and wait in one native call.
+        args = popenargs[0]
+        status = _fastspawn.run_args(args)
+        if status is not None:
+            retcode = os.waitstatus_to_exitcode(status)
+            if check and retcode:
+                raise CalledProcessError(retcode, args)
+            return CompletedProcess(args, retcode)
     if input is not None:
         if kwargs.get("stdin") is not None:
             raise ValueError("stdin and input arguments may not both be used.")
