@@ -180,9 +180,16 @@ def main():
                 "user": os.geteuid(),
             }
 
+    # Only the arguments that are set: Popen([child]) as programs write it
+    # (fastspawn's Popen(args) and run(args) alone take one native call).
+    if env is not None:
+        extra["env"] = env
+    if pass_fds:
+        extra["pass_fds"] = pass_fds
+
     def spawn():
         try:
-            return popen(child, env=env, pass_fds=pass_fds, **extra)
+            return popen(child, **extra)
         except OSError as e:
             fail("spawn", e)
 
@@ -196,7 +203,7 @@ def main():
         # CompletedProcess and wait() only checks it.
         def spawn():  # noqa: F811
             try:
-                return run(child, env=env, pass_fds=pass_fds, **extra)
+                return run(child, **extra)
             except OSError as e:
                 fail("spawn", e)
 
