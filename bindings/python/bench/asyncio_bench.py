@@ -21,7 +21,8 @@ The control (--control, on by default): the machine's own p99 for
 callbacks of that length. In each round, after fastspawn.asyncio's hold
 test, a pure-Python callback (a counting loop: no syscall, no object the
 cyclic collector tracks) calibrated to the p50 of fastspawn.asyncio's
-callbacks of that round runs as many times as those callbacks ran, timed by
+callbacks of that round (the count set by pilots in the control's own
+conditions) runs as many times as those callbacks ran, timed by
 the same timer, in groups of as many callbacks as one spawn made, each woken
 like a spawn's: a helper thread sleeps ~30 µs (time.sleep) and hands the
 callback to the loop with call_soon_threadsafe, so the loop thread goes
@@ -309,6 +310,13 @@ def main():
                 target = statistics.median(calm)
                 per_group = max(1, round((last - first) / len(spans)))
                 count = calibrate(target)
+                # A callback woken after the loop idled runs slower than in
+                # a tight loop: a pilot in the control's own conditions sets
+                # the count, so that its p50 is the spawns' callbacks'.
+                for _ in range(2):
+                    _, pilot = asyncio.run(control(50, per_group, count))
+                    if pilot:
+                        count = max(1, round(count * target / statistics.median(pilot)))
                 cgaps, ccalm = asyncio.run(control(len(spans), per_group, count))
                 control_holds.extend(cgaps)
                 callbacks["control"] += ccalm
