@@ -174,6 +174,11 @@ echo "python-peer"
 exec_runner python-peer python-popen
 check ok python-peer python-popen wait 20 -- /bin/true
 usage_checks python-peer python-popen
+# python-run: one subprocess.run() per spawn+wait, so wait mode only.
+check ok python-peer python-run wait 20 -- "$CHILD"
+check ok python-peer python-run wait 5 --warmup 0 --extra-fds 2 --set-env -- "${FDCHECK[@]}"
+check error python-peer python-run wait 5 --warmup 0 -- "$MISSING"
+check usage python-peer python-run spawn 5 -- "$CHILD"
 
 echo "node-peer"
 exec_runner node-peer node-spawn

@@ -12,6 +12,9 @@ python-fastspawn makes the same call with fastspawn.subprocess.Popen (the
 package in bindings/python, which must be installed in the interpreter that
 runs the peer); with --with-options it also sets pdeathsig=SIGTERM, the
 same RLIMIT_NOFILE and user=<own uid>, on fastspawn's vfork path.
+python-run and python-fastspawn-run make one subprocess.run([child]) (the
+standard library's, and fastspawn.subprocess.run: one native call that
+spawns and waits) per spawn+wait; they take --mode wait only.
 
 --extra-fds K: Popen has no fd remapping, only pass_fds, which keeps each
 fd's number; so K pipe read ends are placed at fds 3..3+K in the peer once
@@ -30,7 +33,16 @@ import subprocess
 import sys
 import time
 
-RUNNERS = ("python-popen", "python-popen-preexec", "python-popen-user", "python-fastspawn")
+RUNNERS = (
+    "python-popen",
+    "python-popen-preexec",
+    "python-popen-user",
+    "python-fastspawn",
+    "python-run",
+    "python-fastspawn-run",
+)
+FASTSPAWN_RUNNERS = ("python-fastspawn", "python-fastspawn-run")
+RUN_RUNNERS = ("python-run", "python-fastspawn-run")
 RUNNER = "python-popen"  # the one being measured, set by main()
 
 
@@ -122,8 +134,10 @@ def main():
     if args.runner not in RUNNERS:
         usage(parser, f"unknown runner '{args.runner}'")
     RUNNER = args.runner
-    if args.with_options and RUNNER != "python-fastspawn":
-        usage(parser, "--with-options applies only to python-fastspawn")
+    if args.with_options and RUNNER not in FASTSPAWN_RUNNERS:
+        usage(parser, "--with-options applies only to " + " and ".join(FASTSPAWN_RUNNERS))
+    if RUNNER in RUN_RUNNERS and args.mode != "wait":
+        usage(parser, f"{RUNNER} spawns and waits in one call: --mode wait only")
     if args.n < 1 or args.warmup < 0 or args.rss_mib < 0 or args.extra_fds < 0:
         usage(parser, "--n must be >= 1; --warmup, --rss-mib and --extra-fds >= 0")
     if args.async_mode is not None:
@@ -139,7 +153,7 @@ def main():
     env = dict(os.environ, FASTSPAWN_BENCH="1") if args.set_env else None
     pass_fds = place_extra_fds(args.extra_fds)
 
-    popen, extra = subprocess.Popen, {}
+    popen, run, extra = subprocess.Popen, subprocess.run, {}
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)
     if RUNNER == "python-popen-preexec":
         import ctypes
@@ -153,12 +167,12 @@ def main():
         extra = {"preexec_fn": preexec}
     elif RUNNER == "python-popen-user":
         extra = {"user": os.geteuid()}
-    elif RUNNER == "python-fastspawn":
+    elif RUNNER in FASTSPAWN_RUNNERS:
         try:
             import fastspawn.subprocess
         except ImportError as e:
             fail("import", f"{e} (install the package: pip install ./bindings/python)")
-        popen = fastspawn.subprocess.Popen
+        popen, run = fastspawn.subprocess.Popen, fastspawn.subprocess.run
         if args.with_options:
             extra = {
                 "pdeathsig": signal.SIGTERM,
@@ -166,9 +180,16 @@ def main():
                 "user": os.geteuid(),
             }
 
+    # Only the arguments that are set: Popen([child]) as programs write it
+    # (fastspawn's Popen(args) and run(args) alone take one native call).
+    if env is not None:
+        extra["env"] = env
+    if pass_fds:
+        extra["pass_fds"] = pass_fds
+
     def spawn():
         try:
-            return popen(child, env=env, pass_fds=pass_fds, **extra)
+            return popen(child, **extra)
         except OSError as e:
             fail("spawn", e)
 
@@ -176,6 +197,19 @@ def main():
         status = p.wait()
         if status != 0:
             fail("wait", f"child exited with status {status}")
+
+    if RUNNER in RUN_RUNNERS:
+        # spawn+wait in one call: spawn() returns the finished run's
+        # CompletedProcess and wait() only checks it.
+        def spawn():  # noqa: F811
+            try:
+                return run(child, **extra)
+            except OSError as e:
+                fail("spawn", e)
+
+        def wait(done):  # noqa: F811
+            if done.returncode != 0:
+                fail("wait", f"child exited with status {done.returncode}")
 
     for _ in range(args.warmup):
         wait(spawn())

@@ -17,10 +17,26 @@
 Without --json it also prints, per implementation, every kind of callback
 one spawn makes the loop run, with its p50/p99 (not preempted).
 
+The control (--control, on by default): the machine's own p99 for
+callbacks of that length. In each round, after fastspawn.asyncio's hold
+test, a pure-Python callback (a counting loop: no syscall, no object the
+cyclic collector tracks) calibrated to the p50 of fastspawn.asyncio's
+callbacks of that round (the count set by pilots in the control's own
+conditions) runs as many times as those callbacks ran, timed by
+the same timer, in groups of as many callbacks as one spawn made, each woken
+like a spawn's: a helper thread sleeps ~30 µs (time.sleep) and hands the
+callback to the loop with call_soon_threadsafe, so the loop thread goes
+idle in epoll_wait before each, as between a spawn's callbacks. Per group,
+its longest callback is the control's "hold": p50, p99 and p99 not
+preempted, next to the real ones. If the control's p99 not preempted is
+above a goal, no spawn made of that many callbacks of that length meets it
+on this machine.
+
 With --json it prints one JSON document instead of the text (read by the
 benchmark CLI's `python-async` experiment): per implementation, the figures
 of every round (throughput, CPU per spawn, loop hold p50/p99/max, p99 and max
-not preempted, preempted spawns), plus the settings and the interpreter.
+not preempted, preempted spawns), the control's figures of every round, plus
+the settings and the interpreter.
 """
 
 import argparse
@@ -31,6 +47,7 @@ import platform
 import resource
 import statistics
 import sys
+import threading
 import time
 
 import fastspawn.asyncio as fa
@@ -118,7 +135,8 @@ async def hold(m, child, n, steps=None):
     spawn had a preempted callback. ``steps``, if given, collects every
     callback's (name, ns, preempted)."""
     spans = []  # per spawn: its callbacks, timer[start:end]
-    with CallbackTimer(names=steps is not None) as timer:
+    timer = CallbackTimer(names=steps is not None)
+    with timer:
         for _ in range(n):
             start = len(timer)
             p = await m.create_subprocess_exec(*child)
@@ -146,7 +164,82 @@ async def hold(m, child, n, steps=None):
                 nth = seen[name]
                 label = f"{name} #{nth}" if nth < 4 else f"{name} #4+"
                 steps.append((label, timer.ns[i], bool(timer.preempted[i])))
-    return per_spawn
+    return per_spawn, timer, spans
+
+
+def burn(n):
+    """The control's work: a counting loop (small ints, no syscall, no
+    object the cyclic collector tracks)."""
+    x = 0
+    for i in range(n):
+        x += i
+    return x
+
+
+def calibrate(target_ns):
+    """The count for which ``burn`` takes ``target_ns`` (median of runs)."""
+    n, clock = 2000, time.perf_counter_ns
+    for _ in range(3):
+        runs = []
+        for _ in range(101):
+            t0 = clock()
+            burn(n)
+            runs.append(clock() - t0)
+        n = max(1, round(n * target_ns / statistics.median(runs)))
+    return n
+
+
+async def control(groups, per_group, count, gap_s=30e-6):
+    """``groups`` groups of ``per_group`` calls of ``burn(count)``, each
+    handed to the loop by a helper thread after a ``gap_s`` sleep (the loop
+    thread idle in epoll_wait meanwhile), timed by the same timer as the
+    spawns' callbacks. Returns per group (longest callback in s, preempted)
+    and the timer."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    work = []  # the timer's index of each control callback
+
+    def one():
+        burn(count)
+
+    def feeder():
+        # A one-slot handshake: each callback is handed over after the
+        # previous one ran, so they come one at a time like a spawn's.
+        for _ in range(groups * per_group):
+            time.sleep(gap_s)
+            ran.acquire()
+            loop.call_soon_threadsafe(one)
+        loop.call_soon_threadsafe(done.set_result, None)
+
+    ran = threading.Semaphore(1)
+    timer = CallbackTimer()
+    with timer:
+        original = asyncio.events.Handle._run
+
+        def released(handle):
+            original(handle)
+            if handle._callback is one:
+                work.append(len(timer.ns))
+                ran.release()
+
+        asyncio.events.Handle._run = released
+        try:
+            thread = threading.Thread(target=feeder, daemon=True)
+            thread.start()
+            await done
+        finally:
+            asyncio.events.Handle._run = original
+        thread.join()
+    # ``released`` wraps the timer's function: the timer's entry for a
+    # control callback is the one recorded just before its index was kept.
+    idx = [i - 1 for i in work if i >= 1]
+    ns = [timer.ns[i] for i in idx]
+    pre = [bool(timer.preempted[i]) for i in idx]
+    out = []
+    for g in range(0, len(ns) - per_group + 1, per_group):
+        out.append((max(ns[g : g + per_group]) / 1e9, any(pre[g : g + per_group])))
+    calm_cb = [v for v, p in zip(ns, pre) if not p]
+    return out, calm_cb
 
 
 def pct(values, q):
@@ -186,11 +279,15 @@ def main():
     parser.add_argument("--k", type=int, default=16)
     parser.add_argument("--hold", type=int, default=500)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-control", dest="control", action="store_false")
     args = parser.parse_args(argv)
     rates = {name: [] for name in IMPLS}
     holds = {name: [] for name in IMPLS}
     rounds = {name: [] for name in IMPLS}
     steps = {name: [] for name in IMPLS}
+    controls = []  # per round: the control's figures
+    control_holds = []
+    callbacks = {"fastspawn.asyncio": [], "control": []}
     for i in range(args.rounds):
         # Interleaved, and each round starts with the other implementation.
         order = list(IMPLS.items()) if i % 2 == 0 else list(reversed(IMPLS.items()))
@@ -198,12 +295,43 @@ def main():
             t0 = time.perf_counter()
             rate, cpu_us = asyncio.run(throughput(m, child, args.k, args.m))
             wall = time.perf_counter() - t0
-            gaps = asyncio.run(hold(m, child, args.hold, None if args.json else steps[name]))
+            gaps, timer, spans = asyncio.run(
+                hold(m, child, args.hold, None if args.json else steps[name])
+            )
             rates[name].append((rate, cpu_us))
             holds[name] += gaps
             rounds[name].append(round_figures(rate, cpu_us, wall, gaps))
             if args.json:
                 print(f"python-async: {name} round {i + 1}: {rate:.0f} spawns/s", file=sys.stderr)
+            if name == "fastspawn.asyncio" and args.control:
+                first, last = spans[0][0], spans[-1][1]
+                calm = [timer.ns[j] for j in range(first, last) if not timer.preempted[j]]
+                callbacks[name] += calm
+                target = statistics.median(calm)
+                per_group = max(1, round((last - first) / len(spans)))
+                count = calibrate(target)
+                # A callback woken after the loop idled runs slower than in
+                # a tight loop: a pilot in the control's own conditions sets
+                # the count, so that its p50 is the spawns' callbacks'.
+                for _ in range(2):
+                    _, pilot = asyncio.run(control(50, per_group, count))
+                    if pilot:
+                        count = max(1, round(count * target / statistics.median(pilot)))
+                cgaps, ccalm = asyncio.run(control(len(spans), per_group, count))
+                control_holds.extend(cgaps)
+                callbacks["control"] += ccalm
+                figures = round_figures(0.0, 0.0, 0.0, cgaps)
+                figures.update(
+                    target_ns=int(target),
+                    callbacks_per_group=per_group,
+                    burn_count=count,
+                    callback_p50_ns=int(pct(ccalm, 0.5)),
+                    callback_p99_unpreempted_ns=int(pct(ccalm, 0.99)),
+                    spawn_callback_p99_unpreempted_ns=int(pct(calm, 0.99)),
+                )
+                for key in ("spawns_per_s", "cpu_us_per_spawn", "throughput_wall_s"):
+                    del figures[key]
+                controls.append(figures)
     if args.json:
         doc = {
             "python": platform.python_version(),
@@ -214,6 +342,7 @@ def main():
             "rounds": args.rounds,
             "child": child,
             "impls": rounds,
+            "control": controls,
         }
         print(json.dumps(doc))
         return
@@ -233,6 +362,18 @@ def main():
             f"  {name:20} {pct(all_gaps, 0.5) * 1e6:8.1f} {pct(all_gaps, 0.99) * 1e6:8.1f} "
             f"{pct(calm, 0.99) * 1e6:8.1f}  ({len(all_gaps) - len(calm)} of {len(all_gaps)})"
         )
+    if control_holds:
+        calm = [g for g, pre in control_holds if not pre]
+        every = [g for g, _ in control_holds]
+        print(
+            f"  {'control':20} {pct(every, 0.5) * 1e6:8.1f} {pct(every, 0.99) * 1e6:8.1f} "
+            f"{pct(calm, 0.99) * 1e6:8.1f}  ({len(every) - len(calm)} of {len(every)})"
+        )
+        print("  (control: pure-Python callbacks of the p50 of fastspawn.asyncio's, in groups")
+        print("   of as many as one spawn makes, each after the loop idled ~30 µs)")
+        print("single callbacks, not preempted (µs): p50, p99")
+        for name, values in callbacks.items():
+            print(f"  {name:20} {pct(values, 0.5) / 1e3:8.1f} {pct(values, 0.99) / 1e3:8.1f}")
     print("loop callbacks per spawn (µs, not preempted): calls per spawn, p50, p99")
     for name in IMPLS:
         print(f"  {name}")

@@ -8,8 +8,12 @@ Rows, each adding one layer to the one above:
 - ``native spawn+wait``: the extension's ``spawn`` of a request encoded
   once before timing, then ``Child.wait()`` (the floor of the package);
 - ``+ encode (_start)``: the request encoded per spawn, as ``Popen`` does;
-- ``fastspawn Popen + wait``: the whole call, as the ``python-popen`` peer
-  makes it (``langs``);
+- ``native spawn_args+wait``: ``Popen(args)``'s one native call (encoding,
+  audit event, command, spawn) then ``Child.wait()``;
+- ``fastspawn Popen + wait``: the whole call, as the ``python-fastspawn``
+  peer makes it (``langs``): ``Popen(args)`` alone, one native call;
+- ``fastspawn Popen(close_fds=True)``: the keyword fast path (the Python
+  encoding of ``_start``, then the extension's ``spawn``);
 - ``fastspawn Popen, slow path``: the same call through the standard
   library's ``__init__`` (what ``Popen`` did before its fast path);
 - ``fastspawn run()``: one native call for spawn + wait;
@@ -84,10 +88,13 @@ def main():
     def encode():
         fs._start(_fastspawn.spawn, *sargs).wait()
 
+    argv = [child]
     cells = {
         "native spawn+wait": native,
         "+ encode (_start)": encode,
+        "native spawn_args+wait": lambda: _fastspawn.spawn_args(argv).wait(),
         "fastspawn Popen + wait": lambda: fs.Popen([child]).wait(),
+        "fastspawn Popen(close_fds=True)": lambda: fs.Popen([child], close_fds=True).wait(),
         "fastspawn Popen, slow path": lambda: SlowPopen([child]).wait(),
         "fastspawn run()": lambda: fs.run([child]),
         "subprocess.Popen + wait": lambda: subprocess.Popen([child]).wait(),
@@ -130,6 +137,18 @@ def main():
         def _fs_fast_init(self, args, uid, **kwargs):
             self.__dict__.update(fs._FAST_INIT)
 
+    finished = _fastspawn.spawn_args(argv)
+    finished.wait()
+
+    class NoSpawnOneCall(fs.Popen):
+        def __init__(self, args):
+            spawn_args = _fastspawn.spawn_args
+            _fastspawn.spawn_args = lambda args: finished
+            try:
+                super().__init__(args)
+            finally:
+                _fastspawn.spawn_args = spawn_args
+
     class NoSpawnSlow(SlowPopen):
         def _execute_child(self, *ignored):
             self.pid = None
@@ -142,7 +161,8 @@ def main():
         "  of which _get_handles": lambda: probe._get_handles(None, None, None),
         "  of which _close_pipe_fds": lambda: probe._close_pipe_fds(-1, -1, -1, -1, -1, -1),
         "fastspawn Popen.__init__, slow path": lambda: NoSpawnSlow([child]),
-        "fastspawn Popen.__init__, fast path": lambda: NoSpawnFast([child]),
+        "fastspawn Popen.__init__, keyword fast path": lambda: NoSpawnFast([child], close_fds=True),
+        "fastspawn Popen.__init__, one call (spawn left out)": lambda: NoSpawnOneCall([child]),
     }
     for name, stmt in steps.items():
         print(f"  {name:40} {per_call(stmt):6.2f}")

@@ -23,19 +23,16 @@
 //! the spawns of a batch out before its exits.
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 use rustix::event::{EventfdFlags, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use crate::child::Child;
-use crate::spawn::{Built, Names, Request, build};
+use crate::spawn::{Built, Names, Request, build, simple_command};
 
 type SharedChild = Arc<Mutex<fastspawn::Child>>;
 
@@ -320,59 +317,18 @@ impl Spawner {
     }
 
     /// `submit` for the common call, `create_subprocess_exec(program,
-    /// *args)` without keywords: `args` (a tuple, program first) encoded
-    /// here as `os.fsencode` does, with what `subprocess.Popen` does by
-    /// default (SIGXFSZ back to its default, every other fd closed). Queues
-    /// nothing and returns false when an argument is not a `str` or
-    /// `bytes`, cannot be encoded or holds a NUL byte: the caller then
-    /// takes the general path, which raises what CPython raises. Else 1,
-    /// or 2 when the caller must schedule a `flush` (as `submit`).
+    /// *args)` without keywords: `args` (a tuple, program first) made into
+    /// a command by [`simple_command`] (encoded as `os.fsencode` does, the
+    /// audit event, what `subprocess.Popen` does by default), the same as
+    /// `Popen(args)`'s one native call. Queues nothing and returns 0 when
+    /// an argument is not a `str` or `bytes`, cannot be encoded or holds a
+    /// NUL byte: the caller then takes the general path, which raises what
+    /// CPython raises. Else 1, or 2 when the caller must schedule a `flush`
+    /// (as `submit`).
     fn submit_args(&self, token: u64, args: &Bound<'_, PyTuple>) -> PyResult<u8> {
-        let mut argv = Vec::with_capacity(args.len());
-        for arg in args.iter() {
-            let encoded: OsString = if let Ok(bytes) = arg.cast::<PyBytes>() {
-                OsStr::from_bytes(bytes.as_bytes()).to_owned()
-            } else if arg.is_instance_of::<PyString>() {
-                match arg.extract() {
-                    Ok(encoded) => encoded,
-                    // Not encodable (a lone surrogate): the general path
-                    // audits the call, then raises os.fsencode's error.
-                    Err(_) => return Ok(0),
-                }
-            } else {
-                return Ok(0);
-            };
-            if encoded.as_bytes().contains(&0) {
-                return Ok(0);
-            }
-            argv.push(encoded);
-        }
-        let Some(program) = argv.first() else {
+        let Some((cmd, names)) = simple_command(args.as_any())? else {
             return Ok(0);
         };
-        // The audit event `subprocess.Popen` raises, as the general path's
-        // `_start` does, once the call is known to be spawned here.
-        static AUDIT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-        let py = args.py();
-        let audit = AUDIT.get_or_try_init(py, || {
-            PyResult::Ok(py.import("sys")?.getattr("audit")?.unbind())
-        })?;
-        let program_name = args.get_item(0)?;
-        audit.call1(
-            py,
-            (
-                "subprocess.Popen",
-                &program_name,
-                args.to_list(),
-                py.None(),
-                py.None(),
-            ),
-        )?;
-        let mut cmd = fastspawn::Command::new(program);
-        cmd.arg0(program);
-        cmd.args(&argv[1..]);
-        cmd.signal_default(&[libc::SIGXFSZ]);
-        let names = Names::program(py, program_name.unbind());
         Ok(if self.queue(token, cmd, names) { 2 } else { 1 })
     }
 

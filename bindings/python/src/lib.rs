@@ -24,6 +24,8 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<child::Child>()?;
     m.add_class::<aio::Spawner>()?;
     m.add_function(wrap_pyfunction!(spawn::spawn, m)?)?;
+    m.add_function(wrap_pyfunction!(spawn::spawn_args, m)?)?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run_args, m)?)?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rustix::event::{PollFd, PollFlags};
 
-use crate::spawn::{Built, Request, build};
+use crate::spawn::{Built, Request, build, simple_command};
 use crate::sys;
 
 /// Reads `out` and `err` (parent ends of pipes) to their ends, both at
@@ -129,5 +129,23 @@ pub fn run<'py>(
         )),
         Err(Ok(e)) => Err(names.error(py, e)),
         Err(Err(e)) => Err(e.into()),
+    }
+}
+
+/// `run(args)` with every other argument at its default, in one call:
+/// [`simple_command`], the spawn and the wait with the GIL released.
+/// Returns the raw wait status, or `None` when `args` needs the general
+/// path (see [`simple_command`]).
+#[pyfunction]
+pub fn run_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<i32>> {
+    let Some((mut cmd, names)) = simple_command(args)? else {
+        return Ok(None);
+    };
+    // Waited for right here: no pidfd needed (it costs a few µs).
+    cmd.pidfd(false);
+    let result = py.detach(move || cmd.spawn()?.wait());
+    match result {
+        Ok(status) => Ok(Some(status.into_raw())),
+        Err(e) => Err(names.error(py, e)),
     }
 }

@@ -15,7 +15,8 @@ use std::os::unix::ffi::OsStrExt;
 use fastspawn::{Command, Resource, Stdio};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PySequence, PyString, PyTuple};
 
 use crate::child::Child;
 use crate::errors;
@@ -277,6 +278,86 @@ pub fn build(req: Request<'_>) -> PyResult<Built> {
             cwd_path: cwd.as_ref().map(|c| os(c).to_owned()),
         },
     })
+}
+
+/// The command of `Popen(args)` (and asyncio's `create_subprocess_exec(*args)`)
+/// with every other argument at its default, built straight from `args`
+/// (a `list` or `tuple` of `str`/`bytes`), after the audit event
+/// `subprocess.Popen` the general path raises: argv\[0\] is the program
+/// (looked up in PATH without a `/`), the environment, the working
+/// directory and stdio are inherited, every fd above 2 is closed, SIGPIPE
+/// and SIGXFSZ go back to their defaults (restore_signals). `None`, with
+/// nothing audited, when an argument is not a `str` or `bytes`, cannot be
+/// encoded or holds a NUL byte, or `args` is empty or another type: the
+/// caller then takes the general path, which raises what CPython raises.
+pub fn simple_command(args: &Bound<'_, PyAny>) -> PyResult<Option<(Command, Names)>> {
+    let seq = if args.is_exact_instance_of::<PyList>() || args.is_exact_instance_of::<PyTuple>() {
+        args.cast::<PySequence>()?
+    } else {
+        return Ok(None);
+    };
+    let len = seq.len()?;
+    let mut argv = Vec::with_capacity(len);
+    for i in 0..len {
+        let arg = seq.get_item(i)?;
+        let encoded: OsString = if let Ok(bytes) = arg.cast::<PyBytes>() {
+            OsStr::from_bytes(bytes.as_bytes()).to_owned()
+        } else if arg.is_instance_of::<PyString>() {
+            match arg.extract() {
+                Ok(encoded) => encoded,
+                // Not encodable (a lone surrogate): the general path
+                // audits the call, then raises os.fsencode's error.
+                Err(_) => return Ok(None),
+            }
+        } else {
+            return Ok(None);
+        };
+        if encoded.as_bytes().contains(&0) {
+            return Ok(None);
+        }
+        argv.push(encoded);
+    }
+    let Some(program) = argv.first() else {
+        return Ok(None);
+    };
+    // The audit event `subprocess.Popen`, as the general path's `_start`
+    // raises it (with a list of the arguments as given), once the call is
+    // known to be spawned here.
+    static AUDIT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let py = args.py();
+    let audit = AUDIT.get_or_try_init(py, || {
+        PyResult::Ok(py.import("sys")?.getattr("audit")?.unbind())
+    })?;
+    let program_name = seq.get_item(0)?;
+    audit.call1(
+        py,
+        (
+            "subprocess.Popen",
+            &program_name,
+            seq.to_list()?,
+            py.None(),
+            py.None(),
+        ),
+    )?;
+    let mut cmd = Command::new(program);
+    cmd.arg0(program);
+    cmd.args(&argv[1..]);
+    cmd.signal_default(&[libc::SIGXFSZ]);
+    Ok(Some((cmd, Names::program(py, program_name.unbind()))))
+}
+
+/// `Popen(args)` with every other argument at its default, in one call:
+/// [`simple_command`], then the spawn with the GIL released. `None` when
+/// `args` needs the general path (see [`simple_command`]).
+#[pyfunction]
+pub fn spawn_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<Child>> {
+    let Some((mut cmd, names)) = simple_command(args)? else {
+        return Ok(None);
+    };
+    match py.detach(|| cmd.spawn()) {
+        Ok(child) => Ok(Some(Child::new(child))),
+        Err(e) => Err(names.error(py, e)),
+    }
 }
 
 /// Starts a child and returns its [`Child`]; the GIL is released for the

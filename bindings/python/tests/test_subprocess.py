@@ -513,8 +513,77 @@ def test_popen_fast_path_leaves_the_object_as_the_standard_library(kwargs, monke
         except ValueError:
             assert other == {"user": -1}
     assert used == []
-    fs.Popen(["true"])  # the patched fast path: no child
+    fs.Popen(["true"], close_fds=True)  # the patched fast path: no child
     assert len(used) == 1
+
+
+_audited = None  # a list while a test records audit events
+
+
+def _audit_hook(event, args):
+    if _audited is not None and event == "subprocess.Popen":
+        _audited.append(args)
+
+
+sys.addaudithook(_audit_hook)  # (a hook cannot be removed: it records only when asked)
+
+
+def test_popen_args_alone_is_one_native_call(monkeypatch, no_leaks):
+    # Popen(args) with no other argument spawns in one native call
+    # (spawn_args); arguments it does not take (not str or bytes, a NUL
+    # byte, a string, an empty list) go the general way, with the standard
+    # library's results, exceptions and audit events either way.
+    global _audited
+    native = []
+    spawn_args = fs._fastspawn.spawn_args
+
+    def recording(args):
+        try:
+            child = spawn_args(args)
+        except OSError:
+            native.append("raised")
+            raise
+        native.append(child is not None)
+        return child
+
+    monkeypatch.setattr(fs._fastspawn, "spawn_args", recording)
+    script = "import sys; sys.exit(len(sys.argv))"
+    calls = [
+        [PY, "-c", script, "a b", "\u00e9t\u00e9", "\udcff"],  # \udcff: surrogateescape
+        (PY, "-c", script, ""),
+        [PY.encode(), b"-c", script.encode(), b"\xff"],
+        [pathlib.Path(PY), "-c", script, pathlib.Path("x/y")],
+        [PY, "-c", script, 7],
+        [PY, "-c", script, "nul\0"],
+        ["/nonexistent/program"],
+        [],
+        "/",
+    ]
+
+    def run(m):
+        global _audited
+        _audited = []
+        out = []
+        for args in calls:
+            try:
+                with m.Popen(args) as p:
+                    out.append(p.wait())
+            except Exception as e:
+                out.append((type(e), getattr(e, "filename", None)))
+        events, _audited = _audited, None
+        return out, [(str(exe), [str(a) for a in argv], cwd, env) for exe, argv, cwd, env in events]
+
+    try:
+        expected = run(std)
+        native.clear()
+        got = run(fs)
+    finally:
+        _audited = None
+    assert got == expected
+    assert expected[0][:4] == [4, 2, 2, 2]
+    # The calls of str and bytes only (and the missing program, which fails
+    # in the spawn itself) went through the one native call.
+    assert native == [True, True, True, False, False, False, "raised", False, False], native
 
 
 def test_popen_fast_path_errors_match_the_standard_library(no_leaks):
@@ -522,3 +591,47 @@ def test_popen_fast_path_errors_match_the_standard_library(no_leaks):
         a, b = raised(lambda m, argv=argv: m.Popen(argv))
         assert type(a) is type(b), argv
         assert getattr(a, "filename", None) == getattr(b, "filename", None)
+
+
+def test_run_args_alone_is_one_native_call(monkeypatch, no_leaks):
+    # run(args) with no other argument spawns and waits in one native call
+    # (run_args); what it does not take goes the general way, with the
+    # standard library's results and exceptions either way.
+    native = []
+    run_args = fs._fastspawn.run_args
+
+    def recording(args):
+        try:
+            status = run_args(args)
+        except OSError:
+            native.append("raised")
+            raise
+        native.append(status is not None)
+        return status
+
+    monkeypatch.setattr(fs._fastspawn, "run_args", recording)
+    calls = [
+        ["sh", "-c", "exit 3"],
+        (b"sh", b"-c", b"kill -TERM $$"),
+        [pathlib.Path("/bin/sh"), "-c", "exit 4"],
+        ["sh", "-c", 5],
+        ["/nonexistent/program"],
+        [],
+    ]
+
+    def run(m, **kwargs):
+        out = []
+        for args in calls:
+            try:
+                done = m.run(args, **kwargs)
+                out.append((type(done), done.args, done.returncode, done.stdout, done.stderr))
+            except Exception as e:
+                out.append((type(e), getattr(e, "filename", None), getattr(e, "returncode", None)))
+        return out
+
+    for kwargs in ({}, {"check": True}):
+        expected = run(std, **kwargs)
+        native.clear()
+        assert run(fs, **kwargs) == expected
+        assert native == [True, True, False, False, "raised", False], native
+    assert [r[2] for r in expected[:3]] == [3, -signal.SIGTERM, 4]

@@ -341,6 +341,35 @@ class Popen(_std.Popen):
         require_contained=False,
         **kwargs,
     ):
+        if (
+            not kwargs
+            and not positional
+            and _FAST_INIT is not None
+            and pdeathsig is None
+            and rlimits is None
+            and cgroup is None
+            and fds is None
+            and require_vfork is False
+            and contain is False
+            and require_contained is False
+        ):
+            # Popen(args) alone: the whole spawn in one native call.
+            attrs = self.__dict__
+            attrs.update(_FAST_INIT)
+            attrs["_fs_extras"] = _NO_EXTRAS
+            attrs["_waitpid_lock"] = _threading.Lock()
+            attrs["args"] = args
+            _std._cleanup()
+            child = _fastspawn.spawn_args(args)
+            if child is not None:
+                attrs["pid"] = child.pid
+                attrs["_child_created"] = True
+                attrs["_closed_child_pipe_fds"] = True
+                attrs["_fs_child"] = child
+                attrs["engine"] = child.engine
+                return
+            # Arguments the general path must check (and raise about).
+            attrs.clear()
         pdeathsig, rlimits, cgroup, fds = _check_extras(pdeathsig, rlimits, cgroup, fds)
         contained = _check_contain(contain, require_contained)
         preexec_fn = positional[5] if len(positional) > 5 else kwargs.get("preexec_fn")
@@ -588,6 +617,8 @@ _FAST_POPEN_KEYS = frozenset((
     "user", "stdin", "stdout", "stderr",
 ))  # fmt: skip
 _INHERIT = (-1, -1, -1)
+# Popen's _fs_extras with none of fastspawn's keywords.
+_NO_EXTRAS = (None, [], None, [], False, (False, False))
 
 
 def _fast_init_attrs():
@@ -742,6 +773,21 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
 
 def run(*popenargs, input=None, capture_output=False, timeout=None, check=False, **kwargs):
     """``subprocess.run``: runs a command, waits, returns a CompletedProcess."""
+    if (
+        not kwargs
+        and len(popenargs) == 1
+        and input is None
+        and timeout is None
+        and not capture_output
+    ):
+        # run(args) alone: spawn and wait in one native call.
+        args = popenargs[0]
+        status = _fastspawn.run_args(args)
+        if status is not None:
+            retcode = os.waitstatus_to_exitcode(status)
+            if check and retcode:
+                raise CalledProcessError(retcode, args)
+            return CompletedProcess(args, retcode)
     if input is not None:
         if kwargs.get("stdin") is not None:
             raise ValueError("stdin and input arguments may not both be used.")

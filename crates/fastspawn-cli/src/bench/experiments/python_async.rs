@@ -41,6 +41,11 @@ const IMPLS: [(&str, &str, &str); 2] = [
     ),
 ];
 
+/// The control's runner: pure-Python callbacks of the p50 of
+/// fastspawn.asyncio's, in groups of as many as one spawn makes (the
+/// machine's own p99 for a "spawn" of such callbacks).
+const CONTROL: &str = "control-pure-python";
+
 /// Spawns in flight in the throughput test (the issue's figure).
 const IN_FLIGHT: u64 = 16;
 
@@ -219,6 +224,16 @@ impl Experiment for PythonAsync {
                 "time one Python spawn holds the asyncio loop, p99 not preempted: fastspawn.asyncio {fs99:.1} µs, asyncio.create_subprocess_exec {std99:.1} µs (goal <= 20 µs){p50s}"
             ));
         }
+        if let Some(c99) = hold(CONTROL, p99) {
+            let verdict = if c99 > 20.0 {
+                "above the goal: on this machine, that many callbacks of that length with no syscall already exceed 20 µs at p99"
+            } else {
+                "within the goal: the rest is the spawn's own"
+            };
+            out.push(format!(
+                "control, the same number of pure-Python callbacks of the same p50 (no syscall): p99 not preempted {c99:.1} µs ({verdict})"
+            ));
+        }
         out
     }
 }
@@ -283,7 +298,12 @@ fn hold_table(ms: &[Measurement]) -> Table {
     header.push("spawns measured".into());
     let rows = IMPLS
         .iter()
-        .filter_map(|(runner, _, label)| {
+        .map(|(runner, _, label)| (*runner, *label))
+        .chain([(
+            CONTROL,
+            "the same number of pure-Python callbacks of the same p50, no syscall",
+        )])
+        .filter_map(|(runner, label)| {
             let m = table::find(ms, runner, &[("test", "hold")])?;
             let mut row = stall_row(&format!("{runner}: {label}"), m);
             row.truncate(HOLD_COLUMNS);
@@ -300,6 +320,7 @@ fn hold_table(ms: &[Measurement]) -> Table {
             "Loop hold: per spawn (create_subprocess_exec then wait, one at a time, a loop turn between spawns), the longest single loop callback: the synchronous part of create_subprocess_exec, or a callback the loop ran for that spawn (task steps, reader and call_soon callbacks; asyncio's Handle._run timed). The loop's epoll_wait between callbacks is not counted: other tasks can run then. Goal for fastspawn.asyncio: at most 20 µs at p99 when not preempted.".into(),
             "\"Not preempted\": over the spawns none of whose callbacks saw an involuntary context switch of the loop thread (RUSAGE_THREAD). On 2 cores the child and the spawner threads compete with the loop thread; a preempted callback measures the scheduler, not the spawn.".into(),
             "The standard library's figure includes waiting for the GIL while its watcher thread runs.".into(),
+            "control-pure-python: in each round, after fastspawn.asyncio's hold test, a pure-Python callback (a counting loop: no syscall, no object the cyclic collector tracks) calibrated to the p50 of fastspawn.asyncio's callbacks of that round, run as many times as they ran, in groups of as many callbacks as one spawn made, each handed to the loop by a helper thread after a ~30 µs sleep (the loop idle in epoll_wait before each, as between a spawn's callbacks); per group, its longest callback. Its p99 not preempted is this machine's floor for a spawn made of that many callbacks of that length: above 20 µs, the goal cannot be met by shortening nothing but the syscalls.".into(),
             rounds_note(ms),
         ],
     }
@@ -320,6 +341,21 @@ struct Doc {
     m: u64,
     hold: u64,
     impls: std::collections::BTreeMap<String, Vec<Round>>,
+    /// The control's rounds (absent with --no-control).
+    #[serde(default)]
+    control: Vec<ControlRound>,
+}
+
+/// One round of the control: per group of callbacks, its longest.
+#[derive(Debug, Deserialize)]
+struct ControlRound {
+    hold_p50_ns: Option<u64>,
+    hold_p99_ns: Option<u64>,
+    hold_max_ns: Option<u64>,
+    hold_p99_unpreempted_ns: Option<u64>,
+    hold_max_unpreempted_ns: Option<u64>,
+    hold_preempted: u64,
+    hold_spawns: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -416,6 +452,31 @@ fn measurements(doc: &Doc, child: &[String]) -> Result<Vec<Measurement>> {
         h.n = hold_n;
         out.push(h);
     }
+    if !doc.control.is_empty() {
+        let repetitions = doc
+            .control
+            .iter()
+            .map(|r| Repetition {
+                spawn_poll_p50_ns: r.hold_p50_ns,
+                spawn_poll_p99_ns: r.hold_p99_ns,
+                spawn_poll_max_ns: r.hold_max_ns,
+                spawn_poll_p99_unpreempted_ns: r.hold_p99_unpreempted_ns,
+                spawn_poll_max_unpreempted_ns: r.hold_max_unpreempted_ns,
+                spawn_polls_preempted: Some(r.hold_preempted),
+                ..Repetition::default()
+            })
+            .collect();
+        out.push(Measurement {
+            experiment: "python-async".into(),
+            runner: CONTROL.into(),
+            params: params(&[("test", "hold".to_string())]),
+            mode: "wait".into(),
+            n: doc.control.iter().map(|r| r.hold_spawns).min().unwrap_or(0),
+            n_requested: doc.hold,
+            child: Vec::new(),
+            repetitions,
+        });
+    }
     Ok(out)
 }
 
@@ -434,15 +495,18 @@ mod tests {
         };
         let doc = format!(
             r#"{{"python":"3.11.7","implementation":"CPython","k":16,"m":2000,"hold":500,"rounds":2,"child":["noop"],
-              "impls":{{"asyncio":[{},{}],"fastspawn.asyncio":[{},{}]}}}}"#,
+              "impls":{{"asyncio":[{},{}],"fastspawn.asyncio":[{},{}]}},
+              "control":[{},{}]}}"#,
             round(500.0, 300_000, 900_000, 800_000),
             round(700.0, 500_000, 1_100_000, 1_000_000),
             round(2400.0, 8_000, 30_000, 14_000),
             round(2600.0, 10_000, 50_000, 16_000),
+            round(0.0, 7_000, 40_000, 30_000),
+            round(0.0, 9_000, 44_000, 34_000),
         );
         let doc: Doc = serde_json::from_str(&doc).unwrap();
         let ms = measurements(&doc, &["noop".to_string()]).unwrap();
-        assert_eq!(ms.len(), 4);
+        assert_eq!(ms.len(), 5);
         let exp = PythonAsync;
         let tables = exp.tables(&ms);
         let fs = tables[0]
@@ -484,6 +548,33 @@ mod tests {
                 && head[1].contains("p50 9.0 µs"),
             "{head:?}"
         );
+        // The control: a row of the hold table, and its p99 next to the goal.
+        let control = hold
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("control-pure-python:"))
+            .unwrap();
+        assert_eq!(control[1], "8.0 µs ±12%");
+        assert_eq!(control[3], "32.0 µs ±6%");
+        assert!(
+            head[2].contains("p99 not preempted 32.0 µs") && head[2].contains("above the goal"),
+            "{head:?}"
+        );
+    }
+
+    /// Without the control (--no-control), no control row or line.
+    #[test]
+    fn a_report_without_the_control_has_no_control_row() {
+        let round = r#"{"spawns_per_s":100.0,"cpu_us_per_spawn":300.0,"throughput_wall_s":1.0,"hold_p50_ns":9000,"hold_p99_ns":9000,"hold_max_ns":9000,"hold_p99_unpreempted_ns":9000,"hold_max_unpreempted_ns":9000,"hold_preempted":0,"hold_spawns":10}"#;
+        let doc = format!(
+            r#"{{"m":10,"hold":10,"impls":{{"asyncio":[{round}],"fastspawn.asyncio":[{round}]}}}}"#
+        );
+        let doc: Doc = serde_json::from_str(&doc).unwrap();
+        let ms = measurements(&doc, &[]).unwrap();
+        assert_eq!(ms.len(), 4);
+        let exp = PythonAsync;
+        assert_eq!(exp.tables(&ms)[1].rows.len(), 2);
+        assert_eq!(exp.headline(&ms).len(), 2);
     }
 
     /// A report that lacks one implementation is an error, not a half table.
