@@ -131,6 +131,21 @@ pub struct HttpRep {
     /// The JavaScript servers' event-loop delay during the load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_loop: Option<EventLoop>,
+    /// Where the machine's CPU went during the load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<HttpCpu>,
+}
+
+/// CPU time during one load, nanoseconds (user + system): the server's
+/// own processes, the children they reaped, and hey (the client, a child of
+/// the driver reaped when the load ends); and the share of the machine's
+/// CPU time that was not idle meanwhile (all cores, anyone's work).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct HttpCpu {
+    pub server_ns: i64,
+    pub children_ns: i64,
+    pub hey_ns: i64,
+    pub busy: f64,
 }
 
 /// What `/__stats` said after the load (see bench/http/node/common.mjs).
