@@ -144,8 +144,15 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
     let paths = Paths::find(peers);
     let (n, _) = counts(opts);
     let mut cells = Vec::new();
+    let only = only_servers();
     for workload in WORKLOADS {
         for server in SERVERS {
+            if only
+                .as_ref()
+                .is_some_and(|o| !o.iter().any(|s| s == server))
+            {
+                continue;
+            }
             let run = PeerRun::new(server, "http", n, workload_argv(workload, &paths.main_c));
             cells.push(Cell {
                 extra: Extra::default(),
@@ -163,6 +170,12 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
         ),
         "The post ran on 8 vCPUs; this machine has 2 cores shared by hey, the server and its children.".to_string(),
     ];
+    if let Some(only) = &only {
+        notes.push(format!(
+            "Only the servers {ONLY_VAR} names: {}.",
+            only.join(", ")
+        ));
+    }
     for server in SERVERS {
         if let Err(reason) = launch(server, "echo", 0, &paths) {
             notes.push(format!("{server} skipped: {reason}"));
@@ -173,6 +186,20 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
         cells,
         notes,
     }
+}
+
+/// Names the servers to run (comma-separated), for runs by hand.
+const ONLY_VAR: &str = "FASTSPAWN_HTTP_SERVERS";
+
+fn only_servers() -> Option<Vec<String>> {
+    let value = std::env::var(ONLY_VAR).ok()?;
+    Some(
+        value
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    )
 }
 
 fn missing_hey() -> String {
@@ -517,17 +544,19 @@ impl Job<'_> {
         latency_ms.insert("fastest".into(), summary.fastest_s * 1e3);
         latency_ms.insert("average".into(), summary.average_s * 1e3);
         latency_ms.insert("slowest".into(), summary.slowest_s * 1e3);
-        let busy = match (machine_before, machine_after) {
-            (Some((busy0, all0)), Some((busy1, all1))) if all1 > all0 => {
-                (busy1 - busy0) as f64 / (all1 - all0) as f64
-            }
-            _ => f64::NAN,
+        let (busy, machine_busy_ns) = match (machine_before, machine_after) {
+            (Some((busy0, all0)), Some((busy1, all1))) if all1 > all0 => (
+                (busy1 - busy0) as f64 / (all1 - all0) as f64,
+                (busy1 - busy0) as i64 * tick_ns(),
+            ),
+            _ => (f64::NAN, -1),
         };
         let cpu = HttpCpu {
             server_ns: cpu_after.own - cpu_before.own,
             children_ns: cpu_after.children - cpu_before.children,
             hey_ns: hey_after.zip(hey_before).map_or(-1, |(a, b)| a - b),
             busy,
+            machine_busy_ns,
         };
         Ok(Repetition {
             total_ns: (summary.total_s * 1e9) as u64,
