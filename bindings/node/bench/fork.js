@@ -102,6 +102,27 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+// A distribution-free interval of the median of `values` (the sign
+// test's, as the bench experiment prints it): the k-th smallest and k-th
+// largest, for the largest k whose coverage is at least 90%; null if even
+// the range covers less.
+function medianInterval(values) {
+  const n = values.length;
+  const sorted = [...values].sort((a, b) => a - b);
+  let best = null;
+  let term = 1;
+  let cdf = 0;
+  for (let k = 1; k <= Math.floor(n / 2); k++) {
+    // cdf = P(Binomial(n, 1/2) <= k - 1)
+    if (k > 1) term *= (n + 2 - k) / (k - 1);
+    cdf += term;
+    const coverage = 1 - (2 * cdf) / 2 ** n;
+    if (coverage < 0.9) break;
+    best = { lo: sorted[k - 1], hi: sorted[n - k], coverage };
+  }
+  return best;
+}
+
 // key: the implementation's runner name in the bench report.
 const IMPLS = [
   ['node-fork', 'node:child_process.fork', nodeCp],
@@ -191,8 +212,10 @@ async function main() {
     const small = cells.get(`${key}/0`).rounds;
     const ratios = big.map((b, i) => b / small[i]);
     const pct = (r) => `${((r - 1) * 100).toFixed(1)}%`;
+    const iv = medianInterval(ratios);
+    const ivText = iv ? `, its ${(iv.coverage * 100).toFixed(0)}% interval ${pct(iv.lo)} to ${pct(iv.hi)}` : '';
     say(
-      `${name}: ${BALLAST} MiB vs 0, round by round: median ${pct(median(ratios))} (${ratios.map(pct).join(' ')}); ratio of the medians ${pct(out[`${name}/${BALLAST}`] / out[`${name}/0`])}`,
+      `${name}: ${BALLAST} MiB vs 0, round by round: median ${pct(median(ratios))}${ivText} (${ratios.map(pct).join(' ')}); ratio of the medians ${pct(out[`${name}/${BALLAST}`] / out[`${name}/0`])}`,
     );
   }
   if (JSON_OUT) process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, cells: json })}\n`);
