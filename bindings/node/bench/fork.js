@@ -13,7 +13,7 @@
 // read round by round: the ratio of its 1 GiB figure to its 0 GiB figure
 // of the same round, whose median (and spread) over the rounds is printed.
 //
-//   node bench/fork.js [--n 12] [--rounds 8] [--ballast-mib 1024] [--json]
+//   node bench/fork.js [--n 12] [--rounds 24] [--ballast-mib 1024] [--json]
 //
 // --json: the human lines go to stderr and stdout gets one JSON document
 // with every round and every fork() call's duration (read by the `node`
@@ -41,7 +41,7 @@ const gc = vm.runInNewContext('gc');
 
 const { arg } = require('./args');
 const N = arg('n', 12);
-const ROUNDS = arg('rounds', 8);
+const ROUNDS = arg('rounds', 24);
 const BALLAST = arg('ballast-mib', 1024);
 const CHILD = path.join(__dirname, 'fork-child.js');
 const JSON_OUT = process.argv.includes('--json');

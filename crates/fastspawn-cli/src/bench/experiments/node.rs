@@ -81,7 +81,10 @@ fn settings(opts: &Options) -> Settings {
             rounds: if opts.full { 25 } else { 15 },
             stall_n: 5000,
             fork_n: 12,
-            fork_rounds: if opts.full { 12 } else { 8 },
+            // The median of 24 paired rounds has a 94% interval of about
+            // ±3% on this 2-core machine under a light load (8 rounds:
+            // ±9%), enough to resolve the 5% goal; ~3 minutes.
+            fork_rounds: if opts.full { 32 } else { 24 },
             ballast_mib: 1024.min(opts.max_rss_gib * 1024),
         }
     }
@@ -191,8 +194,8 @@ impl Experiment for Node {
             return 0.0;
         }
         match cell.params.get("test").map(String::as_str) {
-            // ~0.1 s per cycle, 8 rounds (12 with --full).
-            Some("fork") => cell.run.n as f64 * 0.1 * 8.0,
+            // ~0.1 s per cycle, 24 rounds (32 with --full).
+            Some("fork") => cell.run.n as f64 * 0.1 * 24.0,
             Some("stall") => cell.run.n as f64 * 400e-6,
             _ => cell.run.n as f64 * 600e-6 * 7.0,
         }
@@ -592,7 +595,7 @@ fn fork_table(ms: &[Measurement]) -> Table {
         header,
         rows,
         notes: vec![
-            "The child is stock Node (bindings/node/bench/fork-child.js): it answers the parent's first message and exits on the second; time from the fork() call to 'exit', sequential, both implementations at both heap sizes in each round (the ballast is made before and freed after the heavy half of each round, so a change of the machine's load between the sizes cannot pass for a slope; within each half the implementations run in ABBA blocks). A round's figure is the median of its cycles; the slope is read round by round (each round's figure at the largest heap over the same implementation's at 0 in that round), the median of those paired ratios, a distribution-free interval of that median (the sign test's: the k-th smallest and k-th largest ratio, coverage at least 90%; 93% with 8 rounds) and their range. The goal is shown met only when that interval lies within ±5%. The parent's heap is Buffers written once. `node bindings/node/bench/fork.js` also splits each cycle into the call, the child's start-up and its exit, and sums the parent's GC. Goal for the package: flat within 5%.".into(),
+            "The child is stock Node (bindings/node/bench/fork-child.js): it answers the parent's first message and exits on the second; time from the fork() call to 'exit', sequential, both implementations at both heap sizes in each round (the ballast is made before and freed after the heavy half of each round, so a change of the machine's load between the sizes cannot pass for a slope; within each half the implementations run in ABBA blocks). A round's figure is the median of its cycles; the slope is read round by round (each round's figure at the largest heap over the same implementation's at 0 in that round), the median of those paired ratios, a distribution-free interval of that median (the sign test's: the k-th smallest and k-th largest ratio, coverage at least 90%; 94% with 24 rounds) and their range. The goal is shown met only when that interval lies within ±5%. The parent's heap is Buffers written once. `node bindings/node/bench/fork.js` also splits each cycle into the call, the child's start-up and its exit, and sums the parent's GC. Goal for the package: flat within 5%.".into(),
             "The fork() call: the median time the call itself held the event loop in each round (node:child_process forks the parent there).".into(),
         ],
     }
