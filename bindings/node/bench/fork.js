@@ -5,8 +5,15 @@
 // implementations at both heap sizes, interleaved (the ballast is made
 // before and freed after the heavy half of each round), so that a change
 // in the machine's load between the two heap sizes cannot pass for a slope.
+// Within each half of a round the two implementations run in ABBA blocks
+// of n/2 cycles (A first in even rounds, B first in odd ones), so that a
+// drift of the load within the half falls on both alike. A round's figure
+// for a cell is the median of its n cycles (a Node child's start-up has
+// outliers of 2x on a busy machine), and the slope of an implementation is
+// read round by round: the ratio of its 1 GiB figure to its 0 GiB figure
+// of the same round, whose median (and spread) over the rounds is printed.
 //
-//   node bench/fork.js [--n 30] [--rounds 3] [--ballast-mib 1024] [--json]
+//   node bench/fork.js [--n 12] [--rounds 24] [--ballast-mib 1024] [--json]
 //
 // --json: the human lines go to stderr and stdout gets one JSON document
 // with every round and every fork() call's duration (read by the `node`
@@ -33,8 +40,8 @@ v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
 const { arg } = require('./args');
-const N = arg('n', 30);
-const ROUNDS = arg('rounds', 3);
+const N = arg('n', 12);
+const ROUNDS = arg('rounds', 24);
 const BALLAST = arg('ballast-mib', 1024);
 const CHILD = path.join(__dirname, 'fork-child.js');
 const JSON_OUT = process.argv.includes('--json');
@@ -74,22 +81,46 @@ function roundTrip(cp, steps) {
   });
 }
 
-// ms per cycle over n cycles, and the parent's GC time in them (ms per cycle).
+// n cycles: each one's duration (ms), and the parent's GC time in them (ms in all).
 async function measure(cp, n, steps) {
   gcMs = 0;
-  const t0 = now();
-  for (let i = 0; i < n; i++) await roundTrip(cp, steps);
-  const ms = (now() - t0) / n / 1e6;
+  const cycles = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = now();
+    await roundTrip(cp, steps);
+    cycles.push((now() - t0) / 1e6);
+  }
   // The last cycle's GC entries are delivered on a later tick.
   await new Promise((resolve) => setImmediate(resolve));
-  const gcPer = gcMs / n;
+  const gc = gcMs;
   gcMs = null;
-  return { ms, gcPer };
+  return { cycles, gc };
 }
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
+}
+
+// A distribution-free interval of the median of `values` (the sign
+// test's, as the bench experiment prints it): the k-th smallest and k-th
+// largest, for the largest k whose coverage is at least 90%; null if even
+// the range covers less.
+function medianInterval(values) {
+  const n = values.length;
+  const sorted = [...values].sort((a, b) => a - b);
+  let best = null;
+  let term = 1;
+  let cdf = 0;
+  for (let k = 1; k <= Math.floor(n / 2); k++) {
+    // cdf = P(Binomial(n, 1/2) <= k - 1)
+    if (k > 1) term *= (n + 2 - k) / (k - 1);
+    cdf += term;
+    const coverage = 1 - (2 * cdf) / 2 ** n;
+    if (coverage < 0.9) break;
+    best = { lo: sorted[k - 1], hi: sorted[n - k], coverage };
+  }
+  return best;
 }
 
 // key: the implementation's runner name in the bench report.
@@ -113,22 +144,42 @@ async function main() {
   // cell key `${impl}/${hold}` → { rounds, gc, rss, steps }
   const cells = new Map();
   for (const hold of holds) {
-    for (const [key] of IMPLS) cells.set(`${key}/${hold}`, { rounds: [], gc: [], rss: 0, steps: { call: [], startup: [], exit: [] } });
+    for (const [key] of IMPLS) {
+      cells.set(`${key}/${hold}`, { rounds: [], cycles: [], gc: [], rss: 0, steps: { call: [], startup: [], exit: [] } });
+    }
   }
   for (const [, , cp] of IMPLS) await measure(cp, 2, null);
   for (let round = 0; round < ROUNDS; round++) {
     for (const hold of holds) {
       if (hold > 0) held.push(...makeBallast(hold));
+      // Making 1 GiB of Buffers sets V8 collecting (external memory
+      // pressure: a mark-compact, incremental marking) for a while after;
+      // in session 6 that aftermath, ~2 ms of the parent's GC per cycle in
+      // the first cycles of the heavy half, read as a +2% slope for both
+      // implementations. Both halves start the same way: a full collection,
+      // then one cycle of each implementation that is not timed.
+      gc();
+      for (const [, , cp] of IMPLS) await measure(cp, 1, null);
       // The order alternates from round to round: whatever follows the
       // making of the ballast (the kernel's work on 1 GiB of new pages)
       // falls on both implementations alike.
-      const order = round % 2 === 0 ? IMPLS : [...IMPLS].reverse();
-      for (const [key, , cp] of order) {
+      const ab = round % 2 === 0 ? IMPLS : [...IMPLS].reverse();
+      const half = {};
+      for (const [key, , cp] of [...ab, ...[...ab].reverse()]) {
         const cell = cells.get(`${key}/${hold}`);
-        const { ms, gcPer } = await measure(cp, N, cell.steps);
-        cell.rounds.push(ms);
-        cell.gc.push(gcPer);
+        const block = half[key] ? Math.floor(N / 2) : N - Math.floor(N / 2);
+        const { cycles, gc: gcBlock } = await measure(cp, block, cell.steps);
+        const h = half[key] || { cycles: [], gc: 0 };
+        h.cycles.push(...cycles);
+        h.gc += gcBlock;
+        half[key] = h;
         cell.rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+      }
+      for (const [key] of IMPLS) {
+        const cell = cells.get(`${key}/${hold}`);
+        cell.rounds.push(median(half[key].cycles));
+        cell.cycles.push(...half[key].cycles);
+        cell.gc.push(half[key].gc / N);
       }
       held.length = 0;
       gc();
@@ -156,6 +207,7 @@ async function main() {
         rss_mib: cell.rss,
         n: N,
         rounds_ms: cell.rounds,
+        cycles_ms: cell.cycles,
         call_us: st.call,
         startup_us: st.startup,
         exit_us: st.exit,
@@ -163,8 +215,16 @@ async function main() {
       });
     }
   }
-  for (const [, name] of IMPLS) {
-    say(`${name}: with/without ballast ${(out[`${name}/${BALLAST}`] / out[`${name}/0`]).toFixed(3)}x`);
+  for (const [key, name] of IMPLS) {
+    const big = cells.get(`${key}/${BALLAST}`).rounds;
+    const small = cells.get(`${key}/0`).rounds;
+    const ratios = big.map((b, i) => b / small[i]);
+    const pct = (r) => `${((r - 1) * 100).toFixed(1)}%`;
+    const iv = medianInterval(ratios);
+    const ivText = iv ? `, its ${(iv.coverage * 100).toFixed(0)}% interval ${pct(iv.lo)} to ${pct(iv.hi)}` : '';
+    say(
+      `${name}: ${BALLAST} MiB vs 0, round by round: median ${pct(median(ratios))}${ivText} (${ratios.map(pct).join(' ')}); ratio of the medians ${pct(out[`${name}/${BALLAST}`] / out[`${name}/0`])}`,
+    );
   }
   if (JSON_OUT) process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, cells: json })}\n`);
 }

@@ -131,6 +131,33 @@ pub struct HttpRep {
     /// The JavaScript servers' event-loop delay during the load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_loop: Option<EventLoop>,
+    /// Where the machine's CPU went during the load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<HttpCpu>,
+}
+
+/// CPU time during one load, nanoseconds (user + system): the server's
+/// own processes, the children they reaped, and hey (the client, a child of
+/// the driver reaped when the load ends); and the machine's: the share of
+/// its CPU time that was not idle meanwhile, and that time (all cores,
+/// anyone's work: other processes' too).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct HttpCpu {
+    pub server_ns: i64,
+    pub children_ns: i64,
+    pub hey_ns: i64,
+    pub busy: f64,
+    pub machine_busy_ns: i64,
+}
+
+impl HttpCpu {
+    /// The share of the machine's busy CPU time that the load's own
+    /// processes (server, children, hey) account for.
+    pub fn own_share(&self) -> Option<f64> {
+        (self.machine_busy_ns > 0 && self.hey_ns >= 0).then(|| {
+            (self.server_ns + self.children_ns + self.hey_ns) as f64 / self.machine_busy_ns as f64
+        })
+    }
 }
 
 /// What `/__stats` said after the load (see bench/http/node/common.mjs).

@@ -26,7 +26,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::bench::experiment::{Cell, Experiment, Extra, Measuring, Options, Plan};
 use crate::bench::peer::{PeerRun, Peers};
-use crate::bench::record::{EventLoop, HttpRep, Measurement, Repetition};
+use crate::bench::record::{EventLoop, HttpCpu, HttpRep, Measurement, Repetition};
 use crate::export::{Chart, Table};
 
 const ABOUT: &str = "The Val Town post's HTTP servers that spawn one process per request and pipe its stdout to the response, loaded with `hey -c 30 -n 10000` (the post used `bombardier -c 30 -n 10000`) after 1,000 prewarm requests: requests per second, latency percentiles, and the event-loop delay of the Node servers under the load.";
@@ -144,8 +144,15 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
     let paths = Paths::find(peers);
     let (n, _) = counts(opts);
     let mut cells = Vec::new();
+    let only = only_servers();
     for workload in WORKLOADS {
         for server in SERVERS {
+            if only
+                .as_ref()
+                .is_some_and(|o| !o.iter().any(|s| s == server))
+            {
+                continue;
+            }
             let run = PeerRun::new(server, "http", n, workload_argv(workload, &paths.main_c));
             cells.push(Cell {
                 extra: Extra::default(),
@@ -163,6 +170,12 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
         ),
         "The post ran on 8 vCPUs; this machine has 2 cores shared by hey, the server and its children.".to_string(),
     ];
+    if let Some(only) = &only {
+        notes.push(format!(
+            "Only the servers {ONLY_VAR} names: {}.",
+            only.join(", ")
+        ));
+    }
     for server in SERVERS {
         if let Err(reason) = launch(server, "echo", 0, &paths) {
             notes.push(format!("{server} skipped: {reason}"));
@@ -173,6 +186,20 @@ fn plan(opts: &Options, peers: &Peers) -> Plan {
         cells,
         notes,
     }
+}
+
+/// Names the servers to run (comma-separated), for runs by hand.
+const ONLY_VAR: &str = "FASTSPAWN_HTTP_SERVERS";
+
+fn only_servers() -> Option<Vec<String>> {
+    let value = std::env::var(ONLY_VAR).ok()?;
+    Some(
+        value
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    )
 }
 
 fn missing_hey() -> String {
@@ -489,7 +516,11 @@ impl Job<'_> {
             );
         }
         let cpu_before = group_cpu(server.pgid);
+        let hey_before = reaped_cpu_ns();
+        let machine_before = machine_cpu();
         let summary = hey::run(self.hey, &url, self.n, CONNECTIONS)?;
+        let machine_after = machine_cpu();
+        let hey_after = reaped_cpu_ns();
         let cpu_after = group_cpu(server.pgid);
         let sent = hey::requests_sent(self.n, CONNECTIONS);
         summary.check(sent).context("the load")?;
@@ -513,15 +544,30 @@ impl Job<'_> {
         latency_ms.insert("fastest".into(), summary.fastest_s * 1e3);
         latency_ms.insert("average".into(), summary.average_s * 1e3);
         latency_ms.insert("slowest".into(), summary.slowest_s * 1e3);
+        let (busy, machine_busy_ns) = match (machine_before, machine_after) {
+            (Some((busy0, all0)), Some((busy1, all1))) if all1 > all0 => (
+                (busy1 - busy0) as f64 / (all1 - all0) as f64,
+                (busy1 - busy0) as i64 * tick_ns(),
+            ),
+            _ => (f64::NAN, -1),
+        };
+        let cpu = HttpCpu {
+            server_ns: cpu_after.own - cpu_before.own,
+            children_ns: cpu_after.children - cpu_before.children,
+            hey_ns: hey_after.zip(hey_before).map_or(-1, |(a, b)| a - b),
+            busy,
+            machine_busy_ns,
+        };
         Ok(Repetition {
             total_ns: (summary.total_s * 1e9) as u64,
-            cpu_user_ns: cpu_after.0 - cpu_before.0,
-            cpu_sys_ns: cpu_after.1 - cpu_before.1,
+            cpu_user_ns: cpu_after.user - cpu_before.user,
+            cpu_sys_ns: cpu_after.sys - cpu_before.sys,
             http: Some(HttpRep {
                 requests: summary.status.get(&200).copied().unwrap_or(0),
                 requests_per_s: summary.requests_per_s,
                 latency_ms,
                 event_loop,
+                cpu: Some(cpu),
             }),
             ..Repetition::default()
         })
@@ -695,20 +741,70 @@ fn group_members(pgid: i32) -> Vec<i32> {
     pids
 }
 
-/// User and system CPU time of a process group, its reaped children
-/// included, nanoseconds.
-fn group_cpu(pgid: i32) -> (i64, i64) {
+/// CPU time of a process group, nanoseconds.
+struct GroupCpu {
+    /// User time, the reaped children's included.
+    user: i64,
+    /// System time, the reaped children's included.
+    sys: i64,
+    /// The group's processes themselves (user + system).
+    own: i64,
+    /// The children they reaped (user + system).
+    children: i64,
+}
+
+/// Nanoseconds per clock tick of /proc's times.
+fn tick_ns() -> i64 {
     // SAFETY: sysconf takes no pointers.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1);
-    let (mut user, mut sys) = (0i64, 0i64);
-    each_process(|_, pgrp, _, [utime, stime, cutime, cstime]| {
+    1_000_000_000 / hz
+}
+
+fn group_cpu(pgid: i32) -> GroupCpu {
+    let mut t = [0i64; 4];
+    each_process(|_, pgrp, _, times| {
         if pgrp == pgid {
-            user += utime + cutime;
-            sys += stime + cstime;
+            for (sum, v) in t.iter_mut().zip(times) {
+                *sum += v;
+            }
         }
     });
-    let ns = 1_000_000_000 / hz;
-    (user * ns, sys * ns)
+    let ns = tick_ns();
+    let [utime, stime, cutime, cstime] = t.map(|v| v * ns);
+    GroupCpu {
+        user: utime + cutime,
+        sys: stime + cstime,
+        own: utime + stime,
+        children: cutime + cstime,
+    }
+}
+
+/// The CPU time of this process's reaped children (user + system, ns):
+/// around one load, hey's.
+fn reaped_cpu_ns() -> Option<i64> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let (_, _, [_, _, cutime, cstime]) = stat_fields(&text)?;
+    Some((cutime + cstime) * tick_ns())
+}
+
+/// The machine's CPU time from /proc/stat's first line, in ticks: (not
+/// idle, all). Idle is `idle` + `iowait`; steal counts as not idle.
+fn machine_cpu() -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    parse_machine_cpu(&text)
+}
+
+fn parse_machine_cpu(text: &str) -> Option<(u64, u64)> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let f: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .map(|v| v.parse().ok())
+        .collect::<Option<_>>()?;
+    let all: u64 = f.iter().sum();
+    let idle = f.get(3)? + f.get(4)?;
+    Some((all - idle, all))
 }
 
 #[cfg(test)]
@@ -723,6 +819,28 @@ mod tests {
         assert_eq!(stat_fields("garbage"), None);
         let me = std::fs::read_to_string("/proc/self/stat").unwrap();
         assert!(stat_fields(&me).is_some());
+    }
+
+    #[test]
+    fn machine_cpu_counts_idle_and_iowait_as_idle() {
+        let stat = "cpu  100 5 50 800 20 3 2 10 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n";
+        assert_eq!(parse_machine_cpu(stat), Some((170, 990)));
+        assert_eq!(parse_machine_cpu("cpu0 1 2 3\n"), None);
+        assert!(machine_cpu().is_some());
+    }
+
+    /// hey's CPU is read as this process's reaped children's: a child that
+    /// burns CPU adds to it once reaped.
+    #[test]
+    fn reaped_children_cpu_grows_with_a_reaped_child() {
+        let before = reaped_cpu_ns().unwrap();
+        let status = fastspawn::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let after = reaped_cpu_ns().unwrap();
+        assert!(after > before, "{before} -> {after}");
     }
 
     #[test]
