@@ -113,11 +113,14 @@ class _LoopSpawner:
         self._unclaimed.discard(token)
         self._early.pop(token, None)
         if future.done() and not future.cancelled() and future.exception() is None:
-            _abandon(future.result())
+            _abandon(future.result()[0])
         else:
             self._spawner.cancel(token)
 
     def _drain(self):
+        # A spawn's future gets (child, status): status is the raw wait
+        # status when its exit came in the same batch (kind 3: the Process
+        # is made exited and never claimed), else None (kind 0).
         for token, kind, value in self._spawner.drain():
             if kind == 2:  # an exit (the child was reaped)
                 ref = self._processes.pop(token, None)
@@ -130,13 +133,14 @@ class _LoopSpawner:
             future = self._pending.pop(token, None)
             if future is None or future.done():
                 # The awaiting task was cancelled: nobody will own this child.
-                if kind == 0:
-                    _abandon(value)
-            elif kind == 0:
-                self._unclaimed.add(token)
-                future.set_result(value)
-            else:
+                if kind != 1:
+                    _abandon(value[0])
+            elif kind == 1:
                 future.set_exception(value)
+            else:
+                if kind == 0:
+                    self._unclaimed.add(token)
+                future.set_result(value)
 
 
 _spawners = weakref.WeakKeyDictionary()
@@ -219,18 +223,22 @@ class Process:
     """A child started by ``create_subprocess_exec``/``_shell``, with
     ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
 
-    def __init__(self, child, loop, spawner, token):
+    def __init__(self, spawned, loop, spawner, token):
+        child, status = spawned
         self._child = child
         self._loop = loop
         self.pid = child.pid
         self.pidfd = child.pidfd
         self.engine = child.engine
-        self.returncode = None
         self.stdin = self.stdout = self.stderr = None
         self._transports = {}
         self._pipes_open = 0
         self._waiters = []
-        if child.pidfd is not None:
+        if status is not None:  # it exited already; the waiter never saw it
+            self.returncode = os.waitstatus_to_exitcode(status)
+            return
+        self.returncode = None
+        if self.pidfd is not None:
             spawner.claim(token, self)  # the waiter watches its pidfd
         else:  # no pidfds (Linux < 5.3): a thread waits
             waiting = loop.run_in_executor(None, child.wait)
@@ -421,11 +429,11 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
             submitted = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
         token, future = submitted
         try:
-            child = await future
+            spawned = await future
         except BaseException:
             spawner.cancel(token, future)
             raise
-        return Process(child, loop, spawner, token)
+        return Process(spawned, loop, spawner, token)
     for name, wrong in (("universal_newlines", lambda v: v), ("text", lambda v: v),
                         ("encoding", lambda v: v is not None),
                         ("errors", lambda v: v is not None)):  # fmt: skip
@@ -508,13 +516,13 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     parent_out = next(ends) if stdout == PIPE else None
     parent_err = next(ends) if stderr == PIPE else None
     try:
-        child = await future
+        spawned = await future
     except BaseException:
         for fd in parent_ends:
             os.close(fd)
         spawner.cancel(token, future)
         raise
-    process = Process(child, loop, spawner, token)
+    process = Process(spawned, loop, spawner, token)
     try:
         await process._connect(limit, parent_in, parent_out, parent_err)
     except BaseException:
@@ -534,11 +542,11 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         if submitted is not None:
             token, future = submitted
             try:
-                child = await future
+                spawned = await future
             except BaseException:
                 spawner.cancel(token, future)
                 raise
-            return Process(child, loop, spawner, token)
+            return Process(spawned, loop, spawner, token)
     if kwds.get("shell"):
         raise ValueError("shell must be False")
     kwds.pop("shell", None)
