@@ -411,10 +411,10 @@ impl Spawner {
     }
 
     /// Every spawn finished and every child reaped since the last call, as
-    /// `(token, kind, value)`: kind 0, `(Child, None)`; kind 3, `(Child,
-    /// status)` for a child whose exit came in the same batch (a short
-    /// child the spawner thread reaped while lingering, or one the waiter
-    /// reaped before this call); kind 1, the exception of a failed spawn;
+    /// `(token, kind, value)`: kind 0, `(Child, pid, pidfd, engine,
+    /// None)`; kind 3, the same with the raw wait status last, for a child
+    /// whose exit came in the same batch (a short child the spawner thread
+    /// reaped while lingering, or one the waiter reaped before this call); kind 1, the exception of a failed spawn;
     /// kind 2, the raw wait status of an earlier spawn's child the waiter
     /// reaped (255 << 8 for a child reaped elsewhere, as in asyncio). The
     /// spawns come first. Its only syscall is the eventfd's read.
@@ -439,17 +439,18 @@ impl Spawner {
         {
             match result {
                 Ok(child) => {
-                    let child = Py::new(py, Child::shared(child))?;
+                    let child = Child::shared(child);
+                    let (pid, pidfd, engine) = child.ids();
+                    let child = Py::new(py, child)?;
                     let exit = exits
                         .iter_mut()
                         .find(|e| e.is_some_and(|(t, _)| t == token))
                         .and_then(Option::take);
-                    match exit {
-                        Some((_, status)) => {
-                            out.append((token, SPAWNED_EXITED, (child, status)))?
-                        }
-                        None => out.append((token, SPAWNED, (child, py.None())))?,
-                    }
+                    let (kind, status) = match exit {
+                        Some((_, status)) => (SPAWNED_EXITED, Some(status)),
+                        None => (SPAWNED, None),
+                    };
+                    out.append((token, kind, (child, pid, pidfd, engine, status)))?;
                 }
                 Err(err) => out.append((token, FAILED, names.error(py, err).into_value(py)))?,
             }

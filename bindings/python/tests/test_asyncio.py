@@ -310,12 +310,12 @@ def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
     # The spawn, then the exit: in one record (kind 3) when the exit came in
     # the same batch, else in two (kinds 0 and 2).
     kinds = [(token, kind) for token, kind, _ in drained]
-    if kinds == [(1, 3)]:
-        child, status = drained[0][2]
-    else:
+    child, pid, pidfd, engine, status = drained[0][2]
+    if kinds != [(1, 3)]:
         assert kinds == [(1, 0), (1, 2)]
-        child, status = drained[0][2][0], drained[1][2]
-        assert drained[0][2][1] is None
+        assert status is None
+        status = drained[1][2]
+    assert (pid, pidfd, engine) == (child.pid, child.pidfd, child.engine)
     assert status == 4 << 8
     assert child.poll() == 4 << 8
     assert children() == kids
