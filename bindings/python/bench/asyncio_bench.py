@@ -12,7 +12,8 @@
   not move during it). The time the loop spends in epoll between callbacks
   is not a hold: other tasks could run then.
 
-  python bench/asyncio_bench.py [--rounds 5] [--m 2000] [--k 16] [--hold 500] [--json] -- CHILD
+  python bench/asyncio_bench.py [--rounds 5] [--m 2000] [--k 16] [--hold 500] [--json]
+                                [--linger US] -- CHILD
 
 Without --json it also prints, per implementation, every kind of callback
 one spawn makes the loop run, with its p50/p99 (not preempted).
@@ -280,7 +281,14 @@ def main():
     parser.add_argument("--hold", type=int, default=500)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-control", dest="control", action="store_false")
+    # How long fastspawn's spawner threads wait for a short child's exit
+    # before the spawn reaches the loop (µs; the package's default if not set).
+    parser.add_argument("--linger", type=int, default=None)
     args = parser.parse_args(argv)
+    if args.linger is not None:
+        from fastspawn import _fastspawn
+
+        _fastspawn.set_spawn_linger(args.linger)
     rates = {name: [] for name in IMPLS}
     holds = {name: [] for name in IMPLS}
     rounds = {name: [] for name in IMPLS}

@@ -23,7 +23,7 @@
 //! the spawns of a batch out before its exits.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::prelude::*;
@@ -65,6 +65,8 @@ struct Shared {
 const SPAWNED: u8 = 0;
 const FAILED: u8 = 1;
 const EXITED: u8 = 2;
+/// A spawned child whose exit came in the same batch.
+const SPAWNED_EXITED: u8 = 3;
 
 impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -257,6 +259,57 @@ impl Waiter {
     }
 }
 
+/// Spawn requests handed to the pool whose job has not started yet.
+static QUEUED: AtomicUsize = AtomicUsize::new(0);
+
+/// How long a spawner thread gives a child it just started to exit before
+/// it queues the spawn, in µs (0: not at all); see [`linger`].
+static LINGER_US: AtomicU32 = AtomicU32::new(DEFAULT_LINGER_US);
+
+/// The no-op child of the benchmarks exits 60-100 µs after its `execve`.
+const DEFAULT_LINGER_US: u32 = 200;
+
+/// Sets the spawner threads' linger (µs, 0: none, at most 100,000) and
+/// returns the previous one. For the benchmarks, which compare both.
+#[pyfunction]
+pub fn set_spawn_linger(us: u32) -> u32 {
+    LINGER_US.swap(us.min(100_000), Ordering::Relaxed)
+}
+
+/// Gives `child`, just started, up to the linger to exit (a `poll` on its
+/// pidfd, on the spawner thread) and reaps it if it does: its spawn and its
+/// exit then reach the loop in one `drain` (one wake-up of the loop, one
+/// callback, and its `Process` is made already exited), and the waiter
+/// never hears of it. A child still running after the linger is queued
+/// then, so its `pid` is at most that late. Not done while other spawns
+/// wait for a spawner thread, so a burst is not slowed down by it.
+fn linger(child: &SharedChild) -> Option<i32> {
+    let us = LINGER_US.load(Ordering::Relaxed);
+    if us == 0 || QUEUED.load(Ordering::Relaxed) != 0 {
+        return None;
+    }
+    let mut locked = lock_child(child);
+    let readable = {
+        let pidfd = locked.pidfd()?;
+        let mut fds = [rustix::event::PollFd::from_borrowed_fd(
+            pidfd,
+            rustix::event::PollFlags::IN,
+        )];
+        let timeout = rustix::event::Timespec {
+            tv_sec: 0,
+            tv_nsec: i64::from(us % 1_000_000) * 1_000,
+        };
+        matches!(rustix::event::poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
+    };
+    if !readable {
+        return None;
+    }
+    match locked.try_wait() {
+        Ok(Some(status)) => Some(status.into_raw()),
+        _ => None,
+    }
+}
+
 /// The spawner of one event loop.
 #[pyclass(module = "fastspawn._fastspawn", frozen)]
 pub struct Spawner {
@@ -358,8 +411,11 @@ impl Spawner {
     }
 
     /// Every spawn finished and every child reaped since the last call, as
-    /// `(token, kind, value)`: kind 0, a `Child`; kind 1, the exception of
-    /// a failed spawn; kind 2, the raw wait status of a child the waiter
+    /// `(token, kind, value)`: kind 0, `(Child, pid, pidfd, engine,
+    /// None)`; kind 3, the same with the raw wait status last, for a child
+    /// whose exit came in the same batch (a short child the spawner thread
+    /// reaped while lingering, or one the waiter reaped before this call); kind 1, the exception of a failed spawn;
+    /// kind 2, the raw wait status of an earlier spawn's child the waiter
     /// reaped (255 << 8 for a child reaped elsewhere, as in asyncio). The
     /// spawns come first. Its only syscall is the eventfd's read.
     fn drain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -373,6 +429,8 @@ impl Spawner {
             )
         };
         let out = PyList::empty(py);
+        // The exits of children spawned in this batch go with their spawn.
+        let mut exits: Vec<Option<(u64, i32)>> = exits.into_iter().map(Some).collect();
         for Finished {
             token,
             result,
@@ -381,13 +439,23 @@ impl Spawner {
         {
             match result {
                 Ok(child) => {
-                    let child = Py::new(py, Child::shared(child))?;
-                    out.append((token, SPAWNED, child))?;
+                    let child = Child::shared(child);
+                    let (pid, pidfd, engine) = child.ids();
+                    let child = Py::new(py, child)?;
+                    let exit = exits
+                        .iter_mut()
+                        .find(|e| e.is_some_and(|(t, _)| t == token))
+                        .and_then(Option::take);
+                    let (kind, status) = match exit {
+                        Some((_, status)) => (SPAWNED_EXITED, Some(status)),
+                        None => (SPAWNED, None),
+                    };
+                    out.append((token, kind, (child, pid, pidfd, engine, status)))?;
                 }
                 Err(err) => out.append((token, FAILED, names.error(py, err).into_value(py)))?,
             }
         }
-        for (token, status) in exits {
+        for (token, status) in exits.into_iter().flatten() {
             out.append((token, EXITED, status))?;
         }
         Ok(out)
@@ -418,9 +486,12 @@ impl Spawner {
         cmd.pidfd_at_spawn(true);
         // Every spawn runs on a spawner thread, so a pdeathsig child gets
         // its signal when the process exits, not when some thread does.
+        QUEUED.fetch_add(1, Ordering::Relaxed);
         fastspawn::Pool::global().run(move || {
+            QUEUED.fetch_sub(1, Ordering::Relaxed);
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
             drop(cmd);
+            let exited = result.as_ref().ok().and_then(linger);
             let mut queue = shared.lock();
             if queue.cancelled.remove(&token) {
                 drop(queue);
@@ -431,7 +502,7 @@ impl Spawner {
             }
             // Watched and queued under the queue's lock: the waiter pushes
             // its exit under that lock, so after this push.
-            if let Ok(child) = &result {
+            if let (Ok(child), None) = (&result, exited) {
                 waiter.watch(&shared, token, child, &mut queue.exits);
             }
             shared.wake_if_empty(&queue);
@@ -440,6 +511,11 @@ impl Spawner {
                 result,
                 names,
             });
+            // A child reaped while lingering: its exit after its spawn, in
+            // the same drain.
+            if let Some(status) = exited {
+                queue.exits.push((token, status));
+            }
         });
     }
 }

@@ -73,6 +73,11 @@ impl Child {
         made
     }
 
+    /// `(pid, pidfd, engine)`, as the getters give them.
+    pub fn ids(&self) -> (i32, Option<i32>, &'static str) {
+        (self.pid, self.pidfd_now(), self.engine)
+    }
+
     /// The pidfd if it has been made.
     fn made_pidfd(&self) -> Option<i32> {
         self.pidfd.get().copied().flatten()
