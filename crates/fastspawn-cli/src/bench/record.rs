@@ -255,6 +255,33 @@ impl Run {
     }
 }
 
+/// A spawn+wait cell of the noop child for tests: one repetition per
+/// round, each taking `per_spawn_us` for its one spawn.
+#[cfg(test)]
+pub fn wait_cell(
+    experiment: &str,
+    runner: &str,
+    params: BTreeMap<String, String>,
+    per_spawn_us: &[u64],
+) -> Measurement {
+    Measurement {
+        experiment: experiment.into(),
+        runner: runner.into(),
+        params,
+        mode: "wait".into(),
+        n: 1,
+        n_requested: 1,
+        child: vec!["noop".into()],
+        repetitions: per_spawn_us
+            .iter()
+            .map(|us| Repetition {
+                total_ns: us * 1000,
+                ..Repetition::default()
+            })
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

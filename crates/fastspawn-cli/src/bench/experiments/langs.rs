@@ -213,25 +213,10 @@ fn python_lines(ms: &[Measurement]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::record::Repetition;
+    use crate::bench::record::wait_cell;
 
     fn cell(runner: &str, per_spawn_us: &[u64]) -> Measurement {
-        Measurement {
-            experiment: "langs".into(),
-            runner: runner.into(),
-            params: Default::default(),
-            mode: "wait".into(),
-            n: 1,
-            n_requested: 1,
-            child: vec!["noop".into()],
-            repetitions: per_spawn_us
-                .iter()
-                .map(|us| Repetition {
-                    total_ns: us * 1000,
-                    ..Repetition::default()
-                })
-                .collect(),
-        }
+        wait_cell("langs", runner, Default::default(), per_spawn_us)
     }
 
     #[test]

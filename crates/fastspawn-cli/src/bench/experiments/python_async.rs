@@ -349,6 +349,22 @@ struct Doc {
 /// One round of the control: per group of callbacks, its longest.
 #[derive(Debug, Deserialize)]
 struct ControlRound {
+    #[serde(flatten)]
+    hold: Hold,
+}
+
+#[derive(Debug, Deserialize)]
+struct Round {
+    spawns_per_s: f64,
+    cpu_us_per_spawn: f64,
+    #[serde(flatten)]
+    hold: Hold,
+}
+
+/// How long the loop was held, per spawn (or per group of the control's
+/// callbacks), in one round.
+#[derive(Debug, Deserialize)]
+struct Hold {
     hold_p50_ns: Option<u64>,
     hold_p99_ns: Option<u64>,
     hold_max_ns: Option<u64>,
@@ -358,17 +374,18 @@ struct ControlRound {
     hold_spawns: u64,
 }
 
-#[derive(Debug, Deserialize)]
-struct Round {
-    spawns_per_s: f64,
-    cpu_us_per_spawn: f64,
-    hold_p50_ns: Option<u64>,
-    hold_p99_ns: Option<u64>,
-    hold_max_ns: Option<u64>,
-    hold_p99_unpreempted_ns: Option<u64>,
-    hold_max_unpreempted_ns: Option<u64>,
-    hold_preempted: u64,
-    hold_spawns: u64,
+impl Hold {
+    fn repetition(&self) -> Repetition {
+        Repetition {
+            spawn_poll_p50_ns: self.hold_p50_ns,
+            spawn_poll_p99_ns: self.hold_p99_ns,
+            spawn_poll_max_ns: self.hold_max_ns,
+            spawn_poll_p99_unpreempted_ns: self.hold_p99_unpreempted_ns,
+            spawn_poll_max_unpreempted_ns: self.hold_max_unpreempted_ns,
+            spawn_polls_preempted: Some(self.hold_preempted),
+            ..Repetition::default()
+        }
+    }
 }
 
 fn run_driver(
@@ -434,44 +451,26 @@ fn measurements(doc: &Doc, child: &[String]) -> Result<Vec<Measurement>> {
                 ..Repetition::default()
             })
             .collect();
-        let hold = rounds
-            .iter()
-            .map(|r| Repetition {
-                spawn_poll_p50_ns: r.hold_p50_ns,
-                spawn_poll_p99_ns: r.hold_p99_ns,
-                spawn_poll_max_ns: r.hold_max_ns,
-                spawn_poll_p99_unpreempted_ns: r.hold_p99_unpreempted_ns,
-                spawn_poll_max_unpreempted_ns: r.hold_max_unpreempted_ns,
-                spawn_polls_preempted: Some(r.hold_preempted),
-                ..Repetition::default()
-            })
-            .collect();
-        let hold_n = rounds.iter().map(|r| r.hold_spawns).min().unwrap_or(0);
+        let hold = rounds.iter().map(|r| r.hold.repetition()).collect();
+        let hold_n = rounds.iter().map(|r| r.hold.hold_spawns).min().unwrap_or(0);
         out.push(cell("throughput", doc.m, throughput));
         let mut h = cell("hold", doc.hold, hold);
         h.n = hold_n;
         out.push(h);
     }
     if !doc.control.is_empty() {
-        let repetitions = doc
-            .control
-            .iter()
-            .map(|r| Repetition {
-                spawn_poll_p50_ns: r.hold_p50_ns,
-                spawn_poll_p99_ns: r.hold_p99_ns,
-                spawn_poll_max_ns: r.hold_max_ns,
-                spawn_poll_p99_unpreempted_ns: r.hold_p99_unpreempted_ns,
-                spawn_poll_max_unpreempted_ns: r.hold_max_unpreempted_ns,
-                spawn_polls_preempted: Some(r.hold_preempted),
-                ..Repetition::default()
-            })
-            .collect();
+        let repetitions = doc.control.iter().map(|r| r.hold.repetition()).collect();
         out.push(Measurement {
             experiment: "python-async".into(),
             runner: CONTROL.into(),
             params: params(&[("test", "hold".to_string())]),
             mode: "wait".into(),
-            n: doc.control.iter().map(|r| r.hold_spawns).min().unwrap_or(0),
+            n: doc
+                .control
+                .iter()
+                .map(|r| r.hold.hold_spawns)
+                .min()
+                .unwrap_or(0),
             n_requested: doc.hold,
             child: Vec::new(),
             repetitions,

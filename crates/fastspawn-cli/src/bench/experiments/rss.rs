@@ -258,25 +258,11 @@ impl Experiment for Rss {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::record::Repetition;
+    use crate::bench::record::wait_cell;
 
     fn cell(runner: &str, mib: u64, per_spawn_us: &[u64]) -> Measurement {
-        Measurement {
-            experiment: "rss".into(),
-            runner: runner.into(),
-            params: params(&[("rss_mib", mib.to_string())]),
-            mode: "wait".into(),
-            n: 1,
-            n_requested: 1,
-            child: vec!["noop".into()],
-            repetitions: per_spawn_us
-                .iter()
-                .map(|us| Repetition {
-                    total_ns: us * 1000,
-                    ..Repetition::default()
-                })
-                .collect(),
-        }
+        let params = params(&[("rss_mib", mib.to_string())]);
+        wait_cell("rss", runner, params, per_spawn_us)
     }
 
     #[test]
