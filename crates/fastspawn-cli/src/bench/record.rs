@@ -154,9 +154,14 @@ impl HttpCpu {
     /// The share of the machine's busy CPU time that the load's own
     /// processes (server, children, hey) account for.
     pub fn own_share(&self) -> Option<f64> {
-        (self.machine_busy_ns > 0 && self.hey_ns >= 0).then(|| {
-            (self.server_ns + self.children_ns + self.hey_ns) as f64 / self.machine_busy_ns as f64
-        })
+        let total = self.total_ns()?;
+        (self.machine_busy_ns > 0).then(|| total as f64 / self.machine_busy_ns as f64)
+    }
+
+    /// The load's own CPU time: server, children and hey (none when hey's
+    /// could not be read).
+    pub fn total_ns(&self) -> Option<i64> {
+        (self.hey_ns >= 0).then(|| self.server_ns + self.children_ns + self.hey_ns)
     }
 }
 

@@ -47,15 +47,23 @@ pub fn paired_with(
 ) -> Option<(f64, f64, f64)> {
     let side = find(ms, runner, params)?.per_spawn_us();
     let base = find(ms, base, params)?.per_spawn_us();
-    let ratios: Vec<f64> = side
-        .iter()
-        .zip(&base)
+    median_and_range(&round_ratios(&side, &base, ratio))
+}
+
+/// `ratio(side, base)` of each round in which both sides measured something.
+pub fn round_ratios(side: &[f64], base: &[f64], ratio: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    side.iter()
+        .zip(base)
         .filter(|(s, b)| **s > 0.0 && **b > 0.0)
         .map(|(s, b)| ratio(*s, *b))
-        .collect();
-    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = ratios.iter().copied().fold(0.0, f64::max);
-    Some((stats::median(&ratios)?, lo, hi))
+        .collect()
+}
+
+/// The median of `values`, their smallest and their largest.
+pub fn median_and_range(values: &[f64]) -> Option<(f64, f64, f64)> {
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(0.0, f64::max);
+    Some((stats::median(values)?, lo, hi))
 }
 
 /// `123.4 µs ±2%`, or ms above 10 ms.

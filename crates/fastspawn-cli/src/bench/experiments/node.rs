@@ -406,16 +406,12 @@ fn fork_paired(ms: &[Measurement], runner: &str, big: &str) -> Option<Slope> {
     let at = |hold: &str| {
         table::find(ms, runner, &[("test", "fork"), ("hold_mib", hold)]).map(|m| m.per_spawn_us())
     };
-    let ratios: Vec<f64> = at(big)?
-        .iter()
-        .zip(&at("0")?)
-        .filter(|(b, s)| **b > 0.0 && **s > 0.0)
-        .map(|(b, s)| b / s)
-        .collect();
+    let ratios = table::round_ratios(&at(big)?, &at("0")?, |b, s| b / s);
+    let (median, lo, hi) = table::median_and_range(&ratios)?;
     Some(Slope {
-        median: stats::median(&ratios)?,
-        lo: ratios.iter().copied().fold(f64::INFINITY, f64::min),
-        hi: ratios.iter().copied().fold(0.0, f64::max),
+        median,
+        lo,
+        hi,
         rounds: ratios.len(),
         interval: median_interval(&ratios, INTERVAL_LEVEL),
     })

@@ -343,14 +343,8 @@ struct Doc {
     impls: std::collections::BTreeMap<String, Vec<Round>>,
     /// The control's rounds (absent with --no-control).
     #[serde(default)]
-    control: Vec<ControlRound>,
-}
-
-/// One round of the control: per group of callbacks, its longest.
-#[derive(Debug, Deserialize)]
-struct ControlRound {
-    #[serde(flatten)]
-    hold: Hold,
+    /// Per round: per group of callbacks, its longest.
+    control: Vec<Hold>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -459,18 +453,13 @@ fn measurements(doc: &Doc, child: &[String]) -> Result<Vec<Measurement>> {
         out.push(h);
     }
     if !doc.control.is_empty() {
-        let repetitions = doc.control.iter().map(|r| r.hold.repetition()).collect();
+        let repetitions = doc.control.iter().map(Hold::repetition).collect();
         out.push(Measurement {
             experiment: "python-async".into(),
             runner: CONTROL.into(),
             params: params(&[("test", "hold".to_string())]),
             mode: "wait".into(),
-            n: doc
-                .control
-                .iter()
-                .map(|r| r.hold.hold_spawns)
-                .min()
-                .unwrap_or(0),
+            n: doc.control.iter().map(|r| r.hold_spawns).min().unwrap_or(0),
             n_requested: doc.hold,
             child: Vec::new(),
             repetitions,

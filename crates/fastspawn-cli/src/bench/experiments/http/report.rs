@@ -383,10 +383,7 @@ fn cpu_table(ms: &[Measurement]) -> Table {
                 continue;
             };
             let total = figure(Some(m), |h| {
-                let c = h.cpu?;
-                (c.hey_ns >= 0).then(|| {
-                    (c.server_ns + c.children_ns + c.hey_ns) as f64 / 1e3 / h.requests.max(1) as f64
-                })
+                Some(h.cpu?.total_ns()? as f64 / 1e3 / h.requests.max(1) as f64)
             });
             rows.push(vec![
                 server.to_string(),
