@@ -297,7 +297,7 @@ fn linger(child: &SharedChild) -> Option<i32> {
         )];
         let timeout = rustix::event::Timespec {
             tv_sec: 0,
-            tv_nsec: i64::from(us % 1_000_000) * 1_000,
+            tv_nsec: i64::from(us) * 1_000, // us <= 100,000
         };
         matches!(rustix::event::poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
     };

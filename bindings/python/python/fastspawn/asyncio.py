@@ -538,13 +538,9 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         # The common call, here rather than in _create: one coroutine less.
         loop = _get_running_loop()
         spawner = _spawner(loop)
-        # _LoopSpawner.submit_args, inlined (one Python frame less per spawn).
-        token = next(spawner._tokens)
-        queued = spawner._spawner.submit_args(token, (program, *args))
-        if queued:
-            if queued == 2:
-                loop.call_soon(spawner._flush)
-            future = spawner._pending[token] = loop.create_future()
+        submitted = spawner.submit_args(loop, (program, *args))
+        if submitted is not None:
+            token, future = submitted
             try:
                 spawned = await future
             except BaseException:
