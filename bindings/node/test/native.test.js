@@ -166,8 +166,12 @@ describe('native side', () => {
       runs.push(outcome(fastspawn.spawn('true', [], { cwd: '/fastspawn-no-such-dir' })));
     }
     for (const r of await Promise.all(runs)) assert.match(r.events[0], /^error ENOENT$/);
+    // An fd no one has open: above every open one (fd 999 itself may be
+    // open, inherited from whatever started the tests).
+    const bad = Math.max(2, ...require('node:fs').readdirSync('/proc/self/fd').map(Number)) + 100;
+    assert.throws(() => require('node:fs').fstatSync(bad), { code: 'EBADF' });
     for (let i = 0; i < 50; i++) {
-      assert.throws(() => fastspawn.spawn('true', [], { stdio: ['pipe', 'pipe', 'pipe', 'pipe', 999] }), { code: 'EBADF' });
+      assert.throws(() => fastspawn.spawn('true', [], { stdio: ['pipe', 'pipe', 'pipe', 'pipe', bad] }), { code: 'EBADF' });
     }
     await quiesce();
     assert.deepEqual(openFds(), before);
