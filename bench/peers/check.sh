@@ -151,9 +151,28 @@ usage_checks() {
 }
 
 echo "c-peer"
-for r in c-fork c-vfork c-clone c-posix-spawn c-posix-spawn-usevfork; do
+for r in c-fork c-vfork c-clone c-posix-spawn c-posix-spawn-usevfork c-clone3 c-clone3-same-work; do
 	exec_runner c-peer "$r"
 done
+# c-clone3-same-work's child closes what it does not need, as fastspawn's.
+check ok c-peer c-clone3-same-work wait 5 --warmup 0 -- /bin/sh -c '[ ! -e /proc/$$/fd/7 ]' 7</dev/null
+check ok c-peer c-clone3 wait 5 --warmup 0 -- /bin/sh -c '[ -e /proc/$$/fd/7 ]' 7</dev/null
+# c-clone3-contained needs a cgroup v2 directory it may write.
+if msg=$("$OUT/c-peer" --runner c-clone3-contained --mode wait --n 1 --warmup 0 -- "$CHILD" 2>&1); then
+	exec_runner c-peer c-clone3-contained
+	# Its child runs in the cgroup the peer made, which is gone afterwards.
+	if got=$("$OUT/c-peer" --runner c-clone3-contained --mode wait --n 1 --warmup 0 -- /bin/cat /proc/self/cgroup) &&
+		cg=$(printf '%s\n' "$got" | sed -n 's/^0::\(.*\/c-peer-[0-9]*\)$/\1/p') && [ -n "$cg" ] &&
+		mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts) && [ ! -e "$mnt$cg" ]; then
+		pass
+	else
+		fail "c-clone3-contained: the child's cgroup (${cg:-none} in: $got) is not the peer's own, or is left behind"
+	fi
+	check error c-peer c-clone3-contained wait 1 --cgroup-parent /nonexistent -- "$CHILD"
+else
+	echo "note: c-clone3-contained not checked: no writable cgroup v2 here ($msg)"
+fi
+check usage c-peer c-clone wait 5 --cgroup-parent /tmp -- "$CHILD"
 for r in c-fork-exit c-vfork-exit c-clone-exit; do
 	for mode in wait spawn; do
 		check ok c-peer "$r" "$mode" 20 -- "$CHILD"

@@ -11,6 +11,19 @@
  *   c-fork-exit, c-vfork-exit, c-clone-exit
  *                           the child calls _exit(0) at once (no exec, CHILD
  *                           ignored): the process-creation cost alone
+ *   c-clone3                raw clone3(CLONE_VM|CLONE_VFORK) on a reused
+ *                           stack + execve: the plain twin of the next one
+ *   c-clone3-contained      the same with CLONE_INTO_CGROUP, into one cgroup
+ *                           the peer makes at start (under its own cgroup v2
+ *                           directory, or --cgroup-parent DIR) and removes at
+ *                           exit: the kernel's own price of a contained spawn
+ *   c-clone3-same-work      the kernel work of fastspawn's default child:
+ *                           clone3(CLONE_VM|CLONE_FILES|CLONE_VFORK|
+ *                           CLONE_CLEAR_SIGHAND), SIGPIPE back to its default
+ *                           (the peer ignores it first, as Rust's runtime
+ *                           does), close_range(3, ~0, CLOSE_RANGE_UNSHARE),
+ *                           execve: what the C loops skip and std's
+ *                           semantics need
  *
  * --pool-threads K (c-clone, spawn mode): K threads, each with its own clone
  * stack, start the N children together (thread i takes every K-th share):
@@ -22,11 +35,16 @@
  * failure in a forked child shows up as exit status 127 and is reported as
  * an error, as is any non-zero child status.
  *
- * Build: gcc -O2 -Wall -Wextra -Werror -pthread -o c-peer peer.c
+ * Build: gcc -O2 -Wall -Wextra -Werror -pthread -o c-peer peer.c (x86-64:
+ * the clone3 runners switch stacks in inline assembly).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sched.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
@@ -45,12 +63,14 @@ extern char **environ;
 
 enum runner {
 	R_FORK, R_VFORK, R_CLONE, R_POSIX_SPAWN, R_POSIX_SPAWN_USEVFORK,
-	R_FORK_EXIT, R_VFORK_EXIT, R_CLONE_EXIT, R_COUNT
+	R_FORK_EXIT, R_VFORK_EXIT, R_CLONE_EXIT, R_CLONE3, R_CLONE3_CONTAINED,
+	R_CLONE3_SAME_WORK, R_COUNT
 };
 
 static const char *const runner_names[R_COUNT] = {
 	"c-fork", "c-vfork", "c-clone", "c-posix-spawn",
 	"c-posix-spawn-usevfork", "c-fork-exit", "c-vfork-exit", "c-clone-exit",
+	"c-clone3", "c-clone3-contained", "c-clone3-same-work",
 };
 
 #define CLONE_STACK_SIZE (256 * 1024)
@@ -66,6 +86,8 @@ static posix_spawn_file_actions_t file_actions;
 static posix_spawn_file_actions_t *file_actions_p;
 static posix_spawnattr_t spawn_attr;
 static void *volatile rss_keep;	/* keeps the --rss-mib block alive */
+static struct clone_args clone3_args;	/* the clone3 runners' arguments */
+static char cgroup_path[4096];	/* c-clone3-contained's cgroup, removed at exit */
 
 static void usage(const char *why)
 {
@@ -74,6 +96,7 @@ static void usage(const char *why)
 	fprintf(stderr,
 		"usage: c-peer --runner NAME --mode wait|spawn --n N [--warmup W]\n"
 		"              [--rss-mib M] [--set-env] [--extra-fds K] [--samples]\n"
+		"              [--cgroup-parent DIR]\n"
 		"              -- CHILD [CHILD_ARGS...]\n"
 		"runners:");
 	for (int i = 0; i < R_COUNT; i++)
@@ -88,6 +111,8 @@ static void die(const char *step, int err)
 	fprintf(stderr, "%s: %s: %s\n", runner_name, step, strerror(err));
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+	if (cgroup_path[0])
+		rmdir(cgroup_path);
 	exit(1);
 }
 
@@ -144,6 +169,106 @@ static int clone_exit_fn(void *arg)
 {
 	(void)arg;
 	_exit(0);
+}
+
+/*
+ * c-clone3-same-work's child: what fastspawn's child does by default. The
+ * fd table is the parent's until close_range unshares it, keeping only
+ * what lies below the first fd nobody needs (stdio, --extra-fds' sources).
+ */
+static unsigned int first_unneeded_fd = 3;
+
+static void __attribute__((noreturn)) same_work_exec(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	if (sigaction(SIGPIPE, &dfl, NULL) < 0 ||
+	    syscall(SYS_close_range, first_unneeded_fd, ~0U, CLOSE_RANGE_UNSHARE) < 0)
+		_exit(127);
+	child_exec();
+}
+
+/*
+ * clone3 with CLONE_VM and a stack of its own: glibc has no wrapper, and a
+ * C function cannot go on after the syscall in a child that runs on another
+ * stack. So the child's side never returns from the assembly: it calls
+ * fn() (which execs or _exits) on the new stack, its frame pointer cleared.
+ * fn stays in r12, which the kernel keeps for both sides.
+ */
+static pid_t clone3_run(struct clone_args *args, void (*fn)(void))
+{
+#if defined(__x86_64__)
+	register void (*r12)(void) __asm__("r12") = fn;
+	long ret;
+
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "call *%%r12\n\t"
+			 "ud2\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "a"((long)SYS_clone3), "D"(args), "S"(sizeof(*args)), "r"(r12)
+			 : "rcx", "r11", "memory");
+	if (ret < 0) {
+		errno = (int)-ret;
+		return -1;
+	}
+	return (pid_t)ret;
+#else
+	(void)args;
+	(void)fn;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/*
+ * c-clone3-contained's cgroup: a new directory under --cgroup-parent or,
+ * by default, under this process's own cgroup v2 directory (the "0::" line
+ * of /proc/self/cgroup under the cgroup2 mount of /proc/self/mounts), as
+ * fastspawn's Command::contain picks its parent.
+ */
+static int make_cgroup(const char *parent)
+{
+	char own[4096] = "", mnt[4096] = "", line[8192];
+	FILE *f;
+	int fd;
+
+	if (!parent) {
+		if (!(f = fopen("/proc/self/cgroup", "re")))
+			die("open /proc/self/cgroup", errno);
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "0::", 3) == 0)
+				sscanf(line + 3, "%4095[^\n]", own);
+		fclose(f);
+		if (!(f = fopen("/proc/self/mounts", "re")))
+			die("open /proc/self/mounts", errno);
+		while (fgets(line, sizeof(line), f)) {
+			char dir[4096], type[64];
+
+			if (sscanf(line, "%*s %4095s %63s", dir, type) == 2 &&
+			    strcmp(type, "cgroup2") == 0 && !mnt[0])
+				strcpy(mnt, dir);
+		}
+		fclose(f);
+		if (!own[0] || !mnt[0])
+			die("find this process's cgroup v2 directory", ENOENT);
+	}
+	if (snprintf(cgroup_path, sizeof(cgroup_path), "%s%s/c-peer-%d",
+		     parent ? parent : mnt, parent ? "" : own,
+		     (int)getpid()) >= (int)sizeof(cgroup_path))
+		die("cgroup path", ENAMETOOLONG);
+	if (mkdir(cgroup_path, 0755) < 0) {
+		int err = errno;
+
+		cgroup_path[0] = 0;
+		die("mkdir the cgroup", err);
+	}
+	if ((fd = open(cgroup_path, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		die("open the cgroup", errno);
+	return fd;
 }
 
 static char *map_stack(void)
@@ -225,11 +350,19 @@ static pid_t spawn_one(enum runner r)
 		pid = clone(clone_exit_fn, clone_stack_top,
 			    CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
 		break;
+	case R_CLONE3:
+	case R_CLONE3_CONTAINED:
+		pid = clone3_run(&clone3_args, child_exec);
+		break;
+	case R_CLONE3_SAME_WORK:
+		pid = clone3_run(&clone3_args, same_work_exec);
+		break;
 	case R_COUNT:
 		break;
 	}
 	if (pid < 0)
-		die(r == R_CLONE || r == R_CLONE_EXIT ? "clone" :
+		die(r >= R_CLONE3 ? "clone3" :
+		    r == R_CLONE || r == R_CLONE_EXIT ? "clone" :
 		    r == R_FORK || r == R_FORK_EXIT ? "fork" : "vfork", errno);
 	return pid;
 }
@@ -253,7 +386,7 @@ static void reap(pid_t pid)
 	}
 }
 
-static void prepare(enum runner r, int set_env)
+static void prepare(enum runner r, int set_env, const char *cgroup_parent)
 {
 	int err;
 
@@ -292,6 +425,26 @@ static void prepare(enum runner r, int set_env)
 	if (r == R_CLONE || r == R_CLONE_EXIT)
 		clone_stack_top = map_stack();
 
+	if (r >= R_CLONE3) {
+		clone3_args = (struct clone_args){
+			.flags = CLONE_VM | CLONE_VFORK,
+			.exit_signal = SIGCHLD,
+			.stack_size = CLONE_STACK_SIZE,
+		};
+		clone3_args.stack = (uintptr_t)(map_stack() - CLONE_STACK_SIZE);
+		if (r == R_CLONE3_CONTAINED) {
+			clone3_args.flags |= CLONE_INTO_CGROUP;
+			clone3_args.cgroup = (uint64_t)make_cgroup(cgroup_parent);
+		}
+		if (r == R_CLONE3_SAME_WORK) {
+			clone3_args.flags |= CLONE_FILES | CLONE_CLEAR_SIGHAND;
+			signal(SIGPIPE, SIG_IGN);
+			for (int i = 0; i < n_extra; i++)
+				if ((unsigned int)extra_src[i] >= first_unneeded_fd)
+					first_unneeded_fd = extra_src[i] + 1;
+		}
+	}
+
 	if (r == R_POSIX_SPAWN || r == R_POSIX_SPAWN_USEVFORK) {
 		if ((err = posix_spawnattr_init(&spawn_attr)))
 			die("posix_spawnattr_init", err);
@@ -323,9 +476,10 @@ int main(int argc, char **argv)
 		{ "samples", no_argument, NULL, 's' },
 		{ "async-mode", required_argument, NULL, 'a' },
 		{ "pool-threads", required_argument, NULL, 'p' },
+		{ "cgroup-parent", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *mode = NULL, *async_mode = NULL;
+	const char *mode = NULL, *async_mode = NULL, *cgroup_parent = NULL;
 	long n = -1, warmup = 20, rss_mib = 0, threads = 0;
 	int set_env = 0, want_samples = 0, spawn_mode, r = -1, c;
 
@@ -349,6 +503,7 @@ int main(int argc, char **argv)
 		case 's': want_samples = 1; break;
 		case 'a': async_mode = optarg; break;
 		case 'p': threads = parse_num("pool-threads", optarg, 1); break;
+		case 'g': cgroup_parent = optarg; break;
 		default: usage(NULL);
 		}
 	}
@@ -363,9 +518,11 @@ int main(int argc, char **argv)
 	spawn_mode = strcmp(mode, "spawn") == 0;
 	if (threads && (r != R_CLONE || !spawn_mode || want_samples || threads > 64))
 		usage("--pool-threads (1..64) applies to c-clone in spawn mode, without --samples");
+	if (cgroup_parent && r != R_CLONE3_CONTAINED)
+		usage("--cgroup-parent applies only to c-clone3-contained");
 	runner_name = runner_names[r];
 	child_argv = argv + optind;
-	if (r < R_FORK_EXIT && !child_argv[0])
+	if ((r < R_FORK_EXIT || r >= R_CLONE3) && !child_argv[0])
 		usage("missing -- CHILD [CHILD_ARGS...]");
 
 	/* --rss-mib: make M MiB resident before anything else. */
@@ -380,7 +537,7 @@ int main(int argc, char **argv)
 		rss_keep = block;
 	}
 
-	prepare(r, set_env);
+	prepare(r, set_env, cgroup_parent);
 
 	for (long i = 0; i < warmup; i++)
 		reap(spawn_one(r));
@@ -459,5 +616,15 @@ int main(int argc, char **argv)
 		printf("]");
 	}
 	printf("}\n");
+	/* Every child is reaped, so the cgroup is empty, or about to be: the
+	 * kernel may still be finishing the last exit (EBUSY), hence retries. */
+	for (int i = 0; cgroup_path[0] && rmdir(cgroup_path) < 0; i++) {
+		if (errno != EBUSY || i == 1000) {
+			fprintf(stderr, "%s: rmdir %s: %s\n", runner_name,
+				cgroup_path, strerror(errno));
+			return 1;
+		}
+		usleep(1000);
+	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }

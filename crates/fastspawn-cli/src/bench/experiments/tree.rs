@@ -47,9 +47,16 @@ fn cgroup_missing(peers: &Peers) -> Option<String> {
     }
 }
 
-fn kill_cell(m: &Measurement) -> bool {
-    m.param("part") == Some("kill")
-}
+/// The spawn+wait cells: fastspawn's plain and contained spawns, and the
+/// same pair as a raw C `clone3` loop (`c-clone3`, `c-clone3-contained`:
+/// CLONE_INTO_CGROUP into one cgroup the C peer makes): the kernel's own
+/// price of a contained spawn, which no library can go below.
+const SPAWN_RUNNERS: [&str; 4] = [
+    "fastspawn-auto",
+    "fastspawn-contained",
+    "c-clone3",
+    "c-clone3-contained",
+];
 
 impl Experiment for Tree {
     fn name(&self) -> &'static str {
@@ -62,7 +69,7 @@ impl Experiment for Tree {
 
     fn plan(&self, opts: &Options, peers: &Peers) -> Plan {
         let mut cells = Vec::new();
-        for runner in ["fastspawn-auto", "fastspawn-contained"] {
+        for runner in SPAWN_RUNNERS {
             let run = PeerRun::new(runner, "wait", 5_000, vec![peers.noop()]);
             cells.push(Cell {
                 // The goal's ratio is read round by round: more rounds,
@@ -93,6 +100,7 @@ impl Experiment for Tree {
         let notes = vec![
             "Needs a writable cgroup v2 (root, or a delegated cgroup); elsewhere the experiment says why and measures nothing.".to_string(),
             "Repetitions interleave the plain and the contained cells (and the two kills), so a busy moment of the machine hits both sides; the plain and contained spawns run 10 more rounds than the kills, with the same count.".to_string(),
+            "c-clone3 / c-clone3-contained: a raw C clone3(CLONE_VM|CLONE_VFORK) + execve loop, and the same with CLONE_INTO_CGROUP into one cgroup the C peer makes under its own (as Command::contain picks its parent): what the kernel alone adds to a spawn+wait when the child starts in another cgroup.".to_string(),
         ];
         Plan {
             reps: opts.reps(5),
@@ -148,6 +156,7 @@ impl Experiment for Tree {
                 "contained spawn+wait (own cgroup, CLONE_INTO_CGROUP): {r:.2}x a plain fastspawn spawn+wait{rounds} (goal <= 1.15x)"
             ));
         }
+        lines.extend(kernel_floor_line(ms));
         let tree = find(ms, "fastspawn-contained", &[("kill", "tree")]);
         let group = find(ms, "fastspawn-contained", &[("kill", "group")]);
         if let (Some(t), Some(g), Some(tree), Some(group)) =
@@ -164,6 +173,39 @@ impl Experiment for Tree {
         }
         lines
     }
+}
+
+/// What the kernel alone adds to a contained spawn, from the C clone3
+/// pair, and the best ratio it leaves fastspawn: its own plain spawn+wait
+/// plus only the kernel's addition, over its plain spawn+wait. All four are
+/// medians of the same interleaved rounds. The goal is out of reach in
+/// this run when that bound is above it.
+fn kernel_floor_line(ms: &[Measurement]) -> Option<String> {
+    let goal = 1.15;
+    let (plain, _) = spawn_pair(ms);
+    let c_plain = per_spawn(find(ms, "c-clone3", &[("part", "spawn")]))?;
+    let c_contained = per_spawn(find(ms, "c-clone3-contained", &[("part", "spawn")]))?;
+    let (c_ratio, lo, hi) = table::paired_with(
+        ms,
+        "c-clone3-contained",
+        "c-clone3",
+        &[("part", "spawn")],
+        |contained, plain| contained / plain,
+    )?;
+    let added = c_contained.median - c_plain.median;
+    let bound = plain.map(|p| (p.median + added) / p.median)?;
+    let verdict = if bound > goal {
+        format!(
+            "above the goal's {goal:.2}x: out of reach in this run for any library whose plain spawn is as fast as fastspawn's"
+        )
+    } else {
+        format!("within the goal's {goal:.2}x: not out of reach")
+    };
+    Some(format!(
+        "the kernel's own price (raw C clone3 loop): contained {} / plain {} = {c_ratio:.2}x round by round ({lo:.2}x to {hi:.2}x), +{added:.1} µs per spawn+wait; fastspawn's plain spawn+wait plus only that would be {bound:.2}x, {verdict}",
+        fmt_us(Some(c_contained)),
+        fmt_us(Some(c_plain)),
+    ))
 }
 
 /// The plain and the contained spawn+wait, µs.
@@ -189,31 +231,52 @@ fn per_tree(
 }
 
 fn spawn_table(ms: &[Measurement]) -> Table {
-    let (plain, contained) = spawn_pair(ms);
-    let spawns = ms
+    let pairs = [
+        (
+            "fastspawn (Command::contain)",
+            "fastspawn-auto",
+            "fastspawn-contained",
+        ),
+        (
+            "raw C clone3 loop (CLONE_INTO_CGROUP)",
+            "c-clone3",
+            "c-clone3-contained",
+        ),
+    ];
+    let rows = pairs
         .iter()
-        .filter(|m| !kill_cell(m))
-        .map(|m| m.n.to_string())
-        .collect::<Vec<_>>()
-        .join(" / ");
+        .filter_map(|(label, plain, contained)| {
+            let plain_m = find(ms, plain, &[("part", "spawn")]);
+            let contained_m = find(ms, contained, &[("part", "spawn")]);
+            let (p, c) = (per_spawn(plain_m), per_spawn(contained_m));
+            p.or(c)?;
+            let spawns = [plain_m, contained_m]
+                .iter()
+                .map(|m| m.map_or("–".into(), |m| m.n.to_string()))
+                .collect::<Vec<_>>()
+                .join(" / ");
+            Some(vec![
+                label.to_string(),
+                fmt_us(p),
+                fmt_us(c),
+                fmt_ratio(ratio(c, p)),
+                spawns,
+            ])
+        })
+        .collect();
     Table {
         title: "tree: spawn+wait of a contained child against a plain one".into(),
         header: vec![
-            "child".into(),
-            "plain (fastspawn-auto)".into(),
-            "contained (fastspawn-contained)".into(),
+            "spawner".into(),
+            "plain".into(),
+            "contained".into(),
             "contained / plain".into(),
             "spawns per repetition".into(),
         ],
-        rows: vec![vec![
-            "static noop".into(),
-            fmt_us(plain),
-            fmt_us(contained),
-            fmt_ratio(ratio(contained, plain)),
-            spawns,
-        ]],
+        rows,
         notes: vec![
-            "Per spawn+wait. Contained: Command::contain(true) with require_contained(true); the child starts in a cgroup of its own (CLONE_INTO_CGROUP), which the command keeps for its next spawn once the tree is empty. Goal: at most 1.15x.".into(),
+            "Per spawn+wait of the static noop. fastspawn: fastspawn-auto, and Command::contain(true) with require_contained(true); the child starts in a cgroup of its own (CLONE_INTO_CGROUP), which the command keeps for its next spawn once the tree is empty. Goal: at most 1.15x.".into(),
+            "Raw C clone3 loop: c-clone3 and c-clone3-contained, the kernel's own price of starting a child in another cgroup, with nothing of a library on top.".into(),
         ],
         ..Table::default()
     }
@@ -255,5 +318,62 @@ fn kill_table(ms: &[Measurement]) -> Table {
             "kill_tree: the clock runs until wait_tree returns (cgroup.events says the tree is empty, the child reaped). Process-group kill: until the child is reaped; the grandchildren outside its group are then counted (alive, never signalled) and killed with kill_tree, off the clock. The peer checks every tree is empty before the next.".into(),
         ],
         ..Table::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::record::wait_cell;
+
+    fn cell(runner: &str, per_spawn_us: &[u64]) -> Measurement {
+        wait_cell(
+            "tree",
+            runner,
+            params(&[("part", "spawn".to_string())]),
+            per_spawn_us,
+        )
+    }
+
+    #[test]
+    fn the_kernel_floor_bounds_fastspawn_by_its_own_plain_spawn() {
+        // The kernel adds 10 µs to a 50 µs C spawn (1.20x); fastspawn's
+        // plain spawn is 60 µs, so the best it could do is 70/60 = 1.17x.
+        let ms = [
+            cell("fastspawn-auto", &[60, 60, 60]),
+            cell("fastspawn-contained", &[75, 75, 75]),
+            cell("c-clone3", &[50, 50, 50]),
+            cell("c-clone3-contained", &[60, 60, 60]),
+        ];
+        let line = kernel_floor_line(&ms).expect("a line");
+        assert!(line.contains("= 1.20x round by round"), "{line}");
+        assert!(line.contains("+10.0 µs per spawn+wait"), "{line}");
+        assert!(line.contains("would be 1.17x, above the goal"), "{line}");
+        assert!(line.contains("out of reach in this run"), "{line}");
+    }
+
+    #[test]
+    fn a_cheap_kernel_leaves_the_goal_within_reach() {
+        let ms = [
+            cell("fastspawn-auto", &[60, 60, 60]),
+            cell("fastspawn-contained", &[75, 75, 75]),
+            cell("c-clone3", &[50, 50, 50]),
+            cell("c-clone3-contained", &[53, 53, 53]),
+        ];
+        let line = kernel_floor_line(&ms).expect("a line");
+        assert!(line.contains("would be 1.05x, within the goal"), "{line}");
+        assert!(line.contains("not out of reach"), "{line}");
+    }
+
+    #[test]
+    fn no_c_pair_no_floor_line() {
+        let ms = [
+            cell("fastspawn-auto", &[60]),
+            cell("fastspawn-contained", &[75]),
+        ];
+        assert!(kernel_floor_line(&ms).is_none());
+        let table = spawn_table(&ms);
+        assert_eq!(table.rows.len(), 1);
+        assert_eq!(table.rows[0][3], "1.25x");
     }
 }
