@@ -4,8 +4,8 @@
   spawns per second and CPU per spawn (this process and its children),
   split: the loop thread (RUSAGE_THREAD), the process's other threads
   (fastspawn's spawner and waiter threads, asyncio's watcher threads), the
-  reaped children (RUSAGE_CHILDREN), with how busy the CPUs were
-  (/proc/stat) and this process's share of that; and once per round the
+  reaped children (RUSAGE_CHILDREN), with how busy the machine's CPUs
+  were (/proc/stat, all of them) and this process's share of that; and once per round the
   loop thread's floor: its CPU per "spawn" of the same coroutine with the
   spawn and the wait replaced by two futures resolved by callbacks. The
   floor with fastspawn's threads and children gives the best throughput the
@@ -74,14 +74,17 @@ def cpus():
 
 def machine_busy_s():
     """The CPU time the whole machine spent busy so far (``/proc/stat``:
-    every state but idle and iowait; ticks of 10 ms), or None."""
+    every state but idle and iowait; ticks of 10 ms) and its CPU count, or
+    None."""
     try:
         with open("/proc/stat") as f:
-            ticks = [int(v) for v in f.readline().split()[1:]]
-    except (OSError, ValueError):
+            lines = f.read().splitlines()
+        ticks = [int(v) for v in lines[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
         return None
     idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
-    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    count = sum(1 for line in lines[1:] if line.startswith("cpu"))
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK"), max(1, count)
 
 
 class CpuSplit:
@@ -121,8 +124,8 @@ class CpuSplit:
         if m0 is None or m1 is None or self.wall_s <= 0:
             self.busy = self.own = None
         else:
-            machine = m1 - m0
-            self.busy = min(1.0, machine / (self.wall_s * cpus()))
+            machine = m1[0] - m0[0]
+            self.busy = min(1.0, machine / (self.wall_s * m1[1]))
             self.own = min(1.0, own / machine) if machine > 0 else None
 
     def per_spawn(self, n):
