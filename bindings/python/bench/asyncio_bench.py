@@ -1,7 +1,16 @@
 """asyncio.create_subprocess_exec against fastspawn.asyncio, interleaved.
 
 - throughput: M spawns of CHILD, at most K in flight (each awaits exit),
-  spawns per second and CPU per spawn (this process and its children);
+  spawns per second and CPU per spawn (this process and its children),
+  split: the loop thread (RUSAGE_THREAD), the process's other threads
+  (fastspawn's spawner and waiter threads, asyncio's watcher threads), the
+  reaped children (RUSAGE_CHILDREN), with how busy the machine's CPUs
+  were (/proc/stat, all of them) and this process's share of that; and once per round the
+  loop thread's floor: its CPU per "spawn" of the same coroutine with the
+  spawn and the wait replaced by two futures resolved by callbacks. The
+  floor with fastspawn's threads and children gives the best throughput the
+  package could reach on these CPUs if its loop-thread Python cost nothing
+  more (the "limit" line);
 - loop hold: one spawn at a time (create_subprocess_exec, then wait), with
   every callback the loop runs timed on its own (task steps, the callbacks
   of add_reader and call_soon): the synchronous part of the spawn call and
@@ -35,15 +44,17 @@ on this machine.
 
 With --json it prints one JSON document instead of the text (read by the
 benchmark CLI's `python-async` experiment): per implementation, the figures
-of every round (throughput, CPU per spawn, loop hold p50/p99/max, p99 and max
-not preempted, preempted spawns), the control's figures of every round, plus
-the settings and the interpreter.
+of every round (throughput, CPU per spawn and its split under "cpu", loop
+hold p50/p99/max, p99 and max not preempted, preempted spawns), the
+control's figures of every round, the loop floor of every round
+("loop_floor_us"), the CPUs ("cpus"), plus the settings and the interpreter.
 """
 
 import argparse
 import array
 import asyncio
 import json
+import os
 import platform
 import resource
 import statistics
@@ -56,13 +67,81 @@ import fastspawn.asyncio as fa
 IMPLS = {"asyncio": asyncio, "fastspawn.asyncio": fa}
 
 
-def cpu():
-    s = resource.getrusage(resource.RUSAGE_SELF)
-    c = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+def cpus():
+    """The CPUs this process may run on."""
+    return len(os.sched_getaffinity(0))
+
+
+def machine_busy_s():
+    """The CPU time the whole machine spent busy so far (``/proc/stat``:
+    every state but idle and iowait; ticks of 10 ms) and its CPU count, or
+    None."""
+    try:
+        with open("/proc/stat") as f:
+            lines = f.read().splitlines()
+        ticks = [int(v) for v in lines[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return None
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+    count = sum(1 for line in lines[1:] if line.startswith("cpu"))
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK"), max(1, count)
+
+
+class CpuSplit:
+    """Where the CPU of a stretch of the loop thread's work goes: the loop
+    thread (RUSAGE_THREAD; it must be entered and left on that thread), the
+    process's other threads (RUSAGE_SELF minus the loop thread: fastspawn's
+    spawner and waiter threads, asyncio's watcher threads, exited ones
+    included), the children reaped meanwhile (RUSAGE_CHILDREN), and how
+    busy the machine's CPUs were (``/proc/stat``), with the share of that
+    which this process and its children account for."""
+
+    @staticmethod
+    def _now():
+        t = resource.getrusage(resource.RUSAGE_THREAD)
+        s = resource.getrusage(resource.RUSAGE_SELF)
+        c = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (
+            t.ru_utime + t.ru_stime,
+            s.ru_utime + s.ru_stime,
+            c.ru_utime + c.ru_stime,
+            machine_busy_s(),
+            time.perf_counter(),
+        )
+
+    def __enter__(self):
+        self._start = self._now()
+        return self
+
+    def __exit__(self, *exc):
+        end = self._now()
+        (t0, s0, c0, m0, w0), (t1, s1, c1, m1, w1) = self._start, end
+        self.wall_s = w1 - w0
+        self.loop_s = t1 - t0
+        self.threads_s = max(0.0, (s1 - s0) - self.loop_s)
+        self.children_s = c1 - c0
+        own = (s1 - s0) + self.children_s
+        if m0 is None or m1 is None or self.wall_s <= 0:
+            self.busy = self.own = None
+        else:
+            machine = m1[0] - m0[0]
+            self.busy = min(1.0, machine / (self.wall_s * m1[1]))
+            self.own = min(1.0, own / machine) if machine > 0 else None
+
+    def per_spawn(self, n):
+        """The split per spawn (µs) and the machine's figures, for --json."""
+        return {
+            "loop_us": self.loop_s / n * 1e6,
+            "threads_us": self.threads_s / n * 1e6,
+            "children_us": self.children_s / n * 1e6,
+            "busy": self.busy,
+            "own": self.own,
+        }
 
 
 async def throughput(m, child, k, n):
+    """Spawns per second, CPU per spawn (process and children, µs) and the
+    CPU split (``CpuSplit.per_spawn``)."""
     sem = asyncio.Semaphore(k)
 
     async def one():
@@ -71,9 +150,31 @@ async def throughput(m, child, k, n):
             if await p.wait() != 0:
                 raise SystemExit("child failed")
 
-    c0, t0 = cpu(), time.perf_counter()
-    await asyncio.gather(*[one() for _ in range(n)])
-    return n / (time.perf_counter() - t0), (cpu() - c0) / n * 1e6
+    with CpuSplit() as split:
+        await asyncio.gather(*[one() for _ in range(n)])
+    cpu_us = (split.loop_s + split.threads_s + split.children_s) / n * 1e6
+    return n / split.wall_s, cpu_us, split.per_spawn(n)
+
+
+async def loop_floor(k, n):
+    """The loop thread's CPU per "spawn" (µs) of the same coroutine with
+    the spawn and the wait replaced by two futures, each resolved by a
+    callback of its own (as a spawn's result and its exit reach the loop):
+    the semaphore, the task steps, the futures and callbacks that any
+    asyncio spawn API awaited twice costs this bench, with no spawn."""
+    loop = asyncio.get_running_loop()
+    sem = asyncio.Semaphore(k)
+
+    async def one():
+        async with sem:
+            for _ in range(2):
+                f = loop.create_future()
+                loop.call_soon(f.set_result, 0)
+                await f
+
+    with CpuSplit() as split:
+        await asyncio.gather(*[one() for _ in range(n)])
+    return split.loop_s / n * 1e6
 
 
 def callback_name(cb):
@@ -296,19 +397,25 @@ def main():
     controls = []  # per round: the control's figures
     control_holds = []
     callbacks = {"fastspawn.asyncio": [], "control": []}
+    splits = {name: [] for name in IMPLS}
+    floors = []  # per round: the loop thread's floor per spawn, µs
     for i in range(args.rounds):
+        floors.append(asyncio.run(loop_floor(args.k, args.m)))
         # Interleaved, and each round starts with the other implementation.
         order = list(IMPLS.items()) if i % 2 == 0 else list(reversed(IMPLS.items()))
         for name, m in order:
             t0 = time.perf_counter()
-            rate, cpu_us = asyncio.run(throughput(m, child, args.k, args.m))
+            rate, cpu_us, split = asyncio.run(throughput(m, child, args.k, args.m))
             wall = time.perf_counter() - t0
             gaps, timer, spans = asyncio.run(
                 hold(m, child, args.hold, None if args.json else steps[name])
             )
             rates[name].append((rate, cpu_us))
             holds[name] += gaps
-            rounds[name].append(round_figures(rate, cpu_us, wall, gaps))
+            figures = round_figures(rate, cpu_us, wall, gaps)
+            figures["cpu"] = split
+            rounds[name].append(figures)
+            splits[name].append(split)
             if args.json:
                 print(f"python-async: {name} round {i + 1}: {rate:.0f} spawns/s", file=sys.stderr)
             if name == "fastspawn.asyncio" and args.control:
@@ -349,8 +456,10 @@ def main():
             "hold": args.hold,
             "rounds": args.rounds,
             "child": child,
+            "cpus": cpus(),
             "impls": rounds,
             "control": controls,
+            "loop_floor_us": floors,
         }
         print(json.dumps(doc))
         return
@@ -362,6 +471,30 @@ def main():
     a = statistics.median(r for r, _ in rates["asyncio"])
     f = statistics.median(r for r, _ in rates["fastspawn.asyncio"])
     print(f"  fastspawn.asyncio / asyncio: {f / a:.2f}x")
+    print("CPU per spawn (µs, median): loop thread, other threads, children;")
+    print("machine busy, this process's share of it (least)")
+    for name in IMPLS:
+        med = {
+            key: statistics.median(s[key] for s in splits[name])
+            for key in ("loop_us", "threads_us", "children_us")
+        }
+        least = {
+            key: min((s[key] for s in splits[name] if s[key] is not None), default=float("nan"))
+            for key in ("busy", "own")
+        }
+        print(
+            f"  {name:20} {med['loop_us']:7.1f} {med['threads_us']:7.1f} {med['children_us']:7.1f}"
+            f"   {least['busy'] * 100:5.1f}% {least['own'] * 100:5.1f}%"
+        )
+    floor = statistics.median(floors)
+    fs = splits["fastspawn.asyncio"]
+    rest = statistics.median(s["threads_us"] + s["children_us"] for s in fs)
+    bound = 1e6 / max((rest + floor) / cpus(), floor)
+    print(
+        f"  limit: the loop thread at its floor ({floor:.1f} µs, no spawn), the same threads"
+        f" and children ({rest:.1f} µs), {cpus()} CPUs:"
+        f" at best {bound:.0f} spawns/s, {bound / a:.2f}x asyncio"
+    )
     print("loop held per spawn (µs): p50, p99, p99 not preempted (preempted spawns)")
     for name in IMPLS:
         all_gaps = [g for g, _ in holds[name]]

@@ -51,12 +51,12 @@ async def main(child, n):
         native.flush()
         rec("Spawner.flush (extension, own callback)", t0, ns())
         fut = sp._pending[tok] = loop.create_future()
-        await fa.Process(await fut, loop, sp, tok).wait()
+        await (await fut).wait()
 
         t0 = ns()
         tok, fut = sp.submit_args(loop, args)
         rec("_LoopSpawner.submit_args (Python + extension)", t0, ns())
-        await fa.Process(await fut, loop, sp, tok).wait()
+        await (await fut).wait()
 
         coro = fa.create_subprocess_exec(child)
         t0 = ns()

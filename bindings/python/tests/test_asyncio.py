@@ -284,12 +284,43 @@ def test_cancelled_spawn_leaves_no_child():
 
     kids = children()
     asyncio.run(run())
-    # The spawner thread kills and reaps the child of a cancelled spawn.
-    for _ in range(200):
+    # The spawner thread kills and reaps the child of a cancelled spawn
+    # (on a loaded machine that took over 2 s at times: up to 10 s here).
+    for _ in range(1000):
         if children() == kids:
             break
         threading.Event().wait(0.01)
     assert children() == kids
+
+
+def test_a_spawn_cancelled_after_its_process_was_made_leaves_no_child(monkeypatch):
+    # The drain made the Process and resolved the future, but the task is
+    # cancelled before it resumes: the child is killed and reaped, as
+    # asyncio's own create_subprocess_exec leaves no child either.
+    tasks, pids = [], []
+    drain = fa._LoopSpawner._drain
+
+    def drain_then_cancel(self):
+        pending = dict(self._pending)
+        drain(self)
+        done = [f for f in pending.values() if f.done()]
+        if tasks and done:
+            pids.append(done[0].result().pid)
+            tasks.pop().cancel()
+
+    monkeypatch.setattr(fa._LoopSpawner, "_drain", drain_then_cancel)
+
+    async def run():
+        task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
+        tasks.append(task)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not tasks, "the drain cancelled the task"
+
+    asyncio.run(run())
+    # Its own child, by pid (another test's cancelled spawn may still be
+    # starting or being reaped by a spawner thread).
+    assert len(pids) == 1 and pids[0] not in children()
 
 
 def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):

@@ -55,17 +55,18 @@ _DEFAULT_LIMIT = 2**16
 
 
 class _LoopSpawner:
-    """The spawner of one event loop: submits requests, resolves futures,
-    and hands exits to their ``Process``."""
+    """The spawner of one event loop: submits requests, makes the ``Process``
+    of each finished spawn (its future's result), and hands exits to their
+    ``Process``."""
 
     def __init__(self, loop):
         self._spawner = _fastspawn.Spawner()
         self._pending = {}  # token -> the future of its spawn
         # token -> a weak reference to its Process, until it exits (a strong
-        # one would keep the Process, hence the loop, alive from here).
+        # one would keep the Process, hence the loop, alive from here). A
+        # Process is made by the drain that brings its spawn, so an exit
+        # that comes in a later drain always finds it here.
         self._processes = {}
-        self._early = {}  # token -> wait status, exited before its Process was made
-        self._unclaimed = set()  # tokens spawned, Process not made yet
         self._tokens = itertools.count()
         self._flush = self._spawner.flush  # scheduled with call_soon, no frame of ours
         loop.add_reader(self._spawner.fileno(), self._drain)
@@ -95,38 +96,28 @@ class _LoopSpawner:
         future = self._pending[token] = loop.create_future()
         return token, future
 
-    def claim(self, token, process):
-        """``process`` owns the child of ``token``: its exit goes to it."""
-        self._unclaimed.discard(token)
-        status = self._early.pop(token, None)
-        if status is None:
-            self._processes[token] = weakref.ref(process)
-        else:
-            process._exited(status)
-
     def cancel(self, token, future):
         """The caller stopped waiting for ``future``: its child, if it gets
         one, is killed and reaped."""
         self._pending.pop(token, None)
-        self._unclaimed.discard(token)
-        self._early.pop(token, None)
         if future.done() and not future.cancelled() and future.exception() is None:
-            _abandon(future.result()[0])
+            process = future.result()
+            self._processes.pop(token, None)
+            if process.returncode is None:
+                _abandon(process._child)
         else:
             self._spawner.cancel(token)
 
     def _drain(self):
-        # A spawn's future gets (child, status): status is the raw wait
-        # status when its exit came in the same batch (kind 3: the Process
-        # is made exited and never claimed), else None (kind 0).
+        # A spawn's future gets its Process, made here: exited already when
+        # its exit came in the same batch (kind 3), else (kind 0) watched
+        # for the exit that a later drain brings (kind 2).
         for token, kind, value in self._spawner.drain():
             if kind == 2:  # an exit (the child was reaped)
                 ref = self._processes.pop(token, None)
                 process = None if ref is None else ref()
                 if process is not None:
                     process._exited(value)
-                elif token in self._unclaimed:
-                    self._early[token] = value
                 continue
             future = self._pending.pop(token, None)
             if future is None or future.done():
@@ -136,9 +127,7 @@ class _LoopSpawner:
             elif kind == 1:
                 future.set_exception(value)
             else:
-                if kind == 0:
-                    self._unclaimed.add(token)
-                future.set_result(value)
+                future.set_result(Process(value, future.get_loop(), self, token))
 
 
 _spawners = weakref.WeakKeyDictionary()
@@ -238,8 +227,8 @@ class Process:
             return
         self.returncode = None
         child = self._child
-        if self.pidfd is not None:
-            spawner.claim(token, self)  # the waiter watches its pidfd
+        if self.pidfd is not None:  # the waiter watches its pidfd
+            spawner._processes[token] = weakref.ref(self)
         else:  # no pidfds (Linux < 5.3): a thread waits
             waiting = loop.run_in_executor(None, child.wait)
             waiting.add_done_callback(lambda _: self._check_exit())
@@ -429,11 +418,10 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
             submitted = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
         token, future = submitted
         try:
-            spawned = await future
+            return await future
         except BaseException:
             spawner.cancel(token, future)
             raise
-        return Process(spawned, loop, spawner, token)
     for name, wrong in (("universal_newlines", lambda v: v), ("text", lambda v: v),
                         ("encoding", lambda v: v is not None),
                         ("errors", lambda v: v is not None)):  # fmt: skip
@@ -516,13 +504,12 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     parent_out = next(ends) if stdout == PIPE else None
     parent_err = next(ends) if stderr == PIPE else None
     try:
-        spawned = await future
+        process = await future
     except BaseException:
         for fd in parent_ends:
             os.close(fd)
         spawner.cancel(token, future)
         raise
-    process = Process(spawned, loop, spawner, token)
     try:
         await process._connect(limit, parent_in, parent_out, parent_err)
     except BaseException:
@@ -542,11 +529,10 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         if submitted is not None:
             token, future = submitted
             try:
-                spawned = await future
+                return await future
             except BaseException:
                 spawner.cancel(token, future)
                 raise
-            return Process(spawned, loop, spawner, token)
     if kwds.get("shell"):
         raise ValueError("shell must be False")
     kwds.pop("shell", None)

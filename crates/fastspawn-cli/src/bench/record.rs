@@ -54,6 +54,9 @@ pub struct Repetition {
     /// workers' CPU, and what a worker kill left behind.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<TasksRep>,
+    /// `python-async`'s throughput: where the CPU per spawn went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_cpu: Option<LoopCpu>,
 }
 
 impl Repetition {
@@ -202,6 +205,35 @@ impl EventLoop {
             .fold(None, |acc: Option<f64>, v| {
                 Some(acc.map_or(v, |a| a.max(v)))
             })
+    }
+}
+
+/// The CPU time per spawn of an event loop's spawn+wait load (µs), split
+/// by where it ran, and how busy the machine was meanwhile.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct LoopCpu {
+    /// The loop thread (RUSAGE_THREAD).
+    pub loop_us: f64,
+    /// The process's other threads (spawner, waiter or watcher threads).
+    pub threads_us: f64,
+    /// The reaped children (RUSAGE_CHILDREN).
+    pub children_us: f64,
+    /// The loop thread's floor measured in the same round: its CPU per
+    /// "spawn" of the same load with no spawn (two futures resolved by
+    /// callbacks in place of the spawn and the wait).
+    pub floor_us: Option<f64>,
+    /// The CPUs the process could run on.
+    pub cpus: u32,
+    /// The share of those CPUs' time that was busy (anyone's work).
+    pub busy: Option<f64>,
+    /// The share of that busy time that the process and its children
+    /// account for.
+    pub own: Option<f64>,
+}
+
+impl LoopCpu {
+    pub fn total_us(&self) -> f64 {
+        self.loop_us + self.threads_us + self.children_us
     }
 }
 

@@ -18,7 +18,7 @@ use crate::bench::experiment::{
     Cell, Experiment, Extra, Measuring, Options, Plan, params, repo_root, run_script,
 };
 use crate::bench::peer::{PeerRun, Peers};
-use crate::bench::record::{Measurement, Repetition, TasksRep};
+use crate::bench::record::{LoopCpu, Measurement, Repetition, TasksRep};
 use crate::bench::stats::{self, Summary};
 use crate::bench::table::{self, fmt_us, micros, stall_header, stall_row};
 use crate::export::{Chart, ChartKind, Table};
@@ -48,6 +48,9 @@ const CONTROL: &str = "control-pure-python";
 
 /// Spawns in flight in the throughput test (the issue's figure).
 const IN_FLIGHT: u64 = 16;
+
+/// The throughput goal: fastspawn.asyncio's spawns/s over asyncio's.
+const GOAL: f64 = 4.0;
 
 struct Settings {
     /// Spawns per throughput test, and spawns timed in the hold test.
@@ -185,7 +188,10 @@ impl Experiment for PythonAsync {
     }
 
     fn tables(&self, ms: &[Measurement]) -> Vec<Table> {
-        vec![throughput_table(ms), hold_table(ms)]
+        let mut out = vec![throughput_table(ms)];
+        out.extend(cpu_table(ms));
+        out.push(hold_table(ms));
+        out
     }
 
     fn charts(&self, ms: &[Measurement]) -> Vec<Chart> {
@@ -209,6 +215,9 @@ impl Experiment for PythonAsync {
                 "Python asyncio, {IN_FLIGHT} in flight: fastspawn.asyncio {fs:.0} spawns/s, {:.1}x asyncio.create_subprocess_exec ({std:.0}/s; goal >= 4x)",
                 fs / std
             ));
+        }
+        if let Some(l) = limit(ms) {
+            out.push(limit_line(&l));
         }
         let hold = |runner: &str, get| {
             stats::median(&micros(table::find(ms, runner, &[("test", "hold")])?, get))
@@ -287,6 +296,187 @@ fn throughput_table(ms: &[Measurement]) -> Table {
     }
 }
 
+/// The median over a throughput cell's repetitions of one part of its CPU
+/// split.
+fn cpu_part(ms: &[Measurement], runner: &str, f: fn(&LoopCpu) -> Option<f64>) -> Option<f64> {
+    let m = table::find(ms, runner, &[("test", "throughput")])?;
+    let values: Vec<f64> = m
+        .repetitions
+        .iter()
+        .filter_map(|r| f(r.loop_cpu.as_ref()?))
+        .filter(|v| v.is_finite())
+        .collect();
+    stats::median(&values)
+}
+
+/// The least over a throughput cell's repetitions of one figure of its
+/// CPU split.
+fn cpu_least(ms: &[Measurement], runner: &str, f: fn(&LoopCpu) -> Option<f64>) -> Option<f64> {
+    table::find(ms, runner, &[("test", "throughput")])?
+        .repetitions
+        .iter()
+        .filter_map(|r| f(r.loop_cpu.as_ref()?))
+        .filter(|v| v.is_finite())
+        .reduce(f64::min)
+}
+
+fn cpu_table(ms: &[Measurement]) -> Option<Table> {
+    let header = [
+        "runner",
+        "loop thread",
+        "other threads",
+        "children",
+        "total",
+        "machine busy (least)",
+        "of it this process's (least)",
+    ]
+    .map(String::from)
+    .to_vec();
+    let us = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.1} µs"));
+    let share = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:.0}%", v * 100.0));
+    let rows: Vec<Vec<String>> = IMPLS
+        .iter()
+        .filter(|(runner, _, _)| cpu_part(ms, runner, |c| Some(c.loop_us)).is_some())
+        .map(|(runner, _, _)| {
+            vec![
+                runner.to_string(),
+                us(cpu_part(ms, runner, |c| Some(c.loop_us))),
+                us(cpu_part(ms, runner, |c| Some(c.threads_us))),
+                us(cpu_part(ms, runner, |c| Some(c.children_us))),
+                us(cpu_part(ms, runner, |c| Some(c.total_us()))),
+                share(cpu_least(ms, runner, |c| c.busy)),
+                share(cpu_least(ms, runner, |c| c.own)),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let mut notes = vec![
+        "CPU per spawn of the throughput test (medians over the rounds): the loop thread (RUSAGE_THREAD), the process's other threads (RUSAGE_SELF less the loop thread: fastspawn's spawner and waiter threads; asyncio's child-watcher threads), the reaped children (RUSAGE_CHILDREN: the noop child's exec and exit). Machine busy: the share of the CPUs' time that was not idle during the test (/proc/stat, anyone's work, 10 ms ticks); of it this process's: the share of that busy time the process and its children account for (below 100%: others worked on the machine too).".into(),
+    ];
+    if let Some(floor) = cpu_part(ms, "fastspawn-asyncio", |c| c.floor_us) {
+        notes.push(format!(
+            "The loop thread's floor: {floor:.1} µs per spawn, the same coroutine with the spawn and the wait replaced by two futures each resolved by a callback (semaphore, task steps, futures; no spawn), measured in each round."
+        ));
+    }
+    if let Some(l) = limit(ms) {
+        notes.push(limit_line(&l));
+    }
+    Some(Table {
+        title: format!("python-async: where the CPU per spawn goes, {IN_FLIGHT} in flight"),
+        about: ABOUT.into(),
+        header,
+        rows,
+        notes,
+    })
+}
+
+/// What the CPU split says of the throughput goal. With the machine busy
+/// throughout with this load, spawns/s is at most the CPUs over the CPU
+/// per spawn, and at most one over the loop thread's (it runs on one CPU).
+/// The bound: fastspawn.asyncio with its loop thread at the floor and the
+/// same other threads and children, against asyncio's measured spawns/s.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    /// fastspawn.asyncio / asyncio spawns/s, measured (medians).
+    measured: f64,
+    /// fastspawn.asyncio's spawns/s, measured and as the CPU predicts.
+    fs_rate: f64,
+    model_rate: f64,
+    /// asyncio's spawns/s, measured.
+    std_rate: f64,
+    /// fastspawn.asyncio's best spawns/s with the loop at the floor, and
+    /// that over asyncio's.
+    bound_rate: f64,
+    bound: f64,
+    loop_us: f64,
+    floor_us: f64,
+    threads_us: f64,
+    children_us: f64,
+    cpus: f64,
+    /// The least busy of fastspawn.asyncio's rounds.
+    busy: f64,
+    /// The least share of the busy CPU that the two loads' own process
+    /// accounts for.
+    own: f64,
+}
+
+/// The most spawns per second `cpus` CPUs can make when a spawn costs
+/// `total_us` of CPU of which `serial_us` on one thread.
+fn cpu_bound_rate(cpus: f64, total_us: f64, serial_us: f64) -> f64 {
+    1e6 / (total_us / cpus).max(serial_us)
+}
+
+impl Limit {
+    /// The bound is a bound only when the machine was busy during
+    /// fastspawn.asyncio's load with the loads' own work (else the CPU does
+    /// not bound spawns/s, or others took a share of it) and the CPU model
+    /// explains the measured spawns/s within 10%.
+    fn holds(&self) -> bool {
+        self.busy >= 0.95
+            && self.own >= 0.90
+            && (self.model_rate / self.fs_rate - 1.0).abs() <= 0.10
+    }
+
+    fn out_of_reach(&self) -> bool {
+        self.holds() && self.bound < GOAL
+    }
+}
+
+fn limit(ms: &[Measurement]) -> Option<Limit> {
+    let fs = "fastspawn-asyncio";
+    let part = |f| cpu_part(ms, fs, f);
+    let loop_us = part(|c| Some(c.loop_us))?;
+    let threads_us = part(|c| Some(c.threads_us))?;
+    let children_us = part(|c| Some(c.children_us))?;
+    let floor_us = part(|c| c.floor_us)?;
+    let cpus = part(|c| Some(c.cpus as f64))?;
+    let (fs_rate, std_rate) = (rate(ms, fs)?, rate(ms, "asyncio")?);
+    let bound_rate = cpu_bound_rate(cpus, floor_us + threads_us + children_us, floor_us);
+    Some(Limit {
+        measured: fs_rate / std_rate,
+        fs_rate,
+        model_rate: cpu_bound_rate(cpus, loop_us + threads_us + children_us, loop_us),
+        std_rate,
+        bound_rate,
+        bound: bound_rate / std_rate,
+        loop_us,
+        floor_us,
+        threads_us,
+        children_us,
+        cpus,
+        busy: cpu_least(ms, fs, |c| c.busy)?,
+        own: cpu_least(ms, fs, |c| c.own)?.min(cpu_least(ms, "asyncio", |c| c.own)?),
+    })
+}
+
+fn limit_line(l: &Limit) -> String {
+    let verdict = if l.out_of_reach() {
+        "so the goal (>= 4x) is out of reach on this machine for any asyncio spawn API with these spawner threads and children"
+    } else if l.bound < GOAL {
+        "the bound is below the goal, but the CPU model does not hold in this run (the machine not busy throughout, or busy with other work, or the model more than 10% off the measured spawns/s): not proven out of reach"
+    } else {
+        "so the goal (>= 4x) is not proven out of reach"
+    };
+    format!(
+        "fastspawn.asyncio's limit, {IN_FLIGHT} in flight: measured {:.2}x asyncio ({:.0} against {:.0} spawns/s); the CPU per spawn (loop thread {:.1} + other threads {:.1} + children {:.1} µs on {:.0} CPUs) predicts {:.0} spawns/s; with the loop thread at its floor ({:.1} µs, no spawn) and the same threads and children, at best {:.0} spawns/s, {:.2}x asyncio; machine busy >= {:.0}% during fastspawn.asyncio's load, >= {:.0}% of it the loads' own: {verdict}",
+        l.measured,
+        l.fs_rate,
+        l.std_rate,
+        l.loop_us,
+        l.threads_us,
+        l.children_us,
+        l.cpus,
+        l.model_rate,
+        l.floor_us,
+        l.bound_rate,
+        l.bound,
+        l.busy * 100.0,
+        l.own * 100.0,
+    )
+}
+
 /// The stall table's columns without the loop-gap ones (the driver times
 /// the loop per spawn only).
 const HOLD_COLUMNS: usize = 7;
@@ -345,14 +535,34 @@ struct Doc {
     #[serde(default)]
     /// Per round: per group of callbacks, its longest.
     control: Vec<Hold>,
+    /// The CPUs the driver could run on.
+    #[serde(default)]
+    cpus: Option<u32>,
+    /// Per round: the loop thread's floor per spawn, µs.
+    #[serde(default)]
+    loop_floor_us: Vec<f64>,
 }
 
 #[derive(Debug, Deserialize)]
 struct Round {
     spawns_per_s: f64,
     cpu_us_per_spawn: f64,
+    /// The throughput test's CPU split.
+    #[serde(default)]
+    cpu: Option<RoundCpu>,
     #[serde(flatten)]
     hold: Hold,
+}
+
+/// One throughput test's CPU per spawn by where it ran (µs), and the
+/// machine's busy share and this process's share of it.
+#[derive(Debug, Deserialize)]
+struct RoundCpu {
+    loop_us: f64,
+    threads_us: f64,
+    children_us: f64,
+    busy: Option<f64>,
+    own: Option<f64>,
 }
 
 /// How long the loop was held, per spawn (or per group of the control's
@@ -434,13 +644,23 @@ fn measurements(doc: &Doc, child: &[String]) -> Result<Vec<Measurement>> {
         };
         let throughput = rounds
             .iter()
-            .map(|r| Repetition {
+            .enumerate()
+            .map(|(i, r)| Repetition {
                 total_ns: (doc.m as f64 / r.spawns_per_s * 1e9) as u64,
                 tasks: Some(TasksRep {
                     tasks: doc.m,
                     tasks_per_s: r.spawns_per_s,
                     worker_cpu_us_per_task: r.cpu_us_per_spawn,
                     ..TasksRep::default()
+                }),
+                loop_cpu: r.cpu.as_ref().map(|c| LoopCpu {
+                    loop_us: c.loop_us,
+                    threads_us: c.threads_us,
+                    children_us: c.children_us,
+                    floor_us: doc.loop_floor_us.get(i).copied(),
+                    cpus: doc.cpus.unwrap_or(1),
+                    busy: c.busy,
+                    own: c.own,
                 }),
                 ..Repetition::default()
             })
@@ -548,6 +768,118 @@ mod tests {
             head[2].contains("p99 not preempted 32.0 µs") && head[2].contains("above the goal"),
             "{head:?}"
         );
+    }
+
+    /// A driver report with the CPU split: per round, fastspawn.asyncio's
+    /// and asyncio's rates and splits, the loop floor and the machine.
+    fn split_doc(
+        fs_rate: f64,
+        fs_cpu: [f64; 3],
+        floor: f64,
+        busy: f64,
+        own: f64,
+    ) -> Vec<Measurement> {
+        let round = |rate: f64, [l, t, c]: [f64; 3], busy: f64, own: f64| {
+            format!(
+                r#"{{"spawns_per_s":{rate},"cpu_us_per_spawn":{},"cpu":{{"loop_us":{l},"threads_us":{t},"children_us":{c},"busy":{busy},"own":{own}}},"hold_p50_ns":9000,"hold_p99_ns":9000,"hold_max_ns":9000,"hold_p99_unpreempted_ns":9000,"hold_max_unpreempted_ns":9000,"hold_preempted":0,"hold_spawns":10}}"#,
+                l + t + c
+            )
+        };
+        let std = round(1000.0, [500.0, 200.0, 300.0], 0.99, 0.97);
+        let fs = round(fs_rate, fs_cpu, busy, own);
+        let doc = format!(
+            r#"{{"m":10,"hold":10,"cpus":2,"loop_floor_us":[{floor},{floor}],"impls":{{"asyncio":[{std},{std}],"fastspawn.asyncio":[{fs},{fs}]}}}}"#
+        );
+        let doc: Doc = serde_json::from_str(&doc).unwrap();
+        measurements(&doc, &[]).unwrap()
+    }
+
+    /// The limit line: the CPU model's spawns/s next to the measured, the
+    /// bound with the loop thread at its floor, and "out of reach" only
+    /// when that bound is below 4x on a machine busy with this load whose
+    /// CPU model explains the measurement.
+    #[test]
+    fn limit_lines_bound_fastspawn_by_the_loop_floor() {
+        // 2 CPUs; loop 60 + threads 100 + children 500 µs: 330 µs per spawn
+        // per CPU, 3,030/s predicted for 3,000 measured; the loop at its
+        // floor of 20 µs: 310 µs, 3,226/s, 3.23x asyncio's 1,000/s.
+        let ms = split_doc(3000.0, [60.0, 100.0, 500.0], 20.0, 0.99, 0.95);
+        let l = limit(&ms).unwrap();
+        assert!((l.measured - 3.0).abs() < 1e-9, "{l:?}");
+        assert!((l.model_rate - 1e6 / 330.0).abs() < 1e-6, "{l:?}");
+        assert!((l.bound_rate - 1e6 / 310.0).abs() < 1e-6, "{l:?}");
+        assert!((l.bound - 1e3 / 310.0).abs() < 1e-9, "{l:?}");
+        assert!(l.holds() && l.out_of_reach(), "{l:?}");
+        let line = PythonAsync
+            .headline(&ms)
+            .into_iter()
+            .find(|h| h.starts_with("fastspawn.asyncio's limit"))
+            .unwrap();
+        assert!(
+            line.contains("measured 3.00x asyncio (3000 against 1000"),
+            "{line}"
+        );
+        assert!(line.contains("predicts 3030 spawns/s"), "{line}");
+        assert!(line.contains("floor (20.0 µs"), "{line}");
+        assert!(line.contains("at best 3226 spawns/s, 3.23x"), "{line}");
+        assert!(line.ends_with("is out of reach on this machine for any asyncio spawn API with these spawner threads and children"), "{line}");
+        // The CPU table: one row per implementation, the limit in its notes.
+        let tables = PythonAsync.tables(&ms);
+        assert_eq!(tables.len(), 3, "throughput, CPU split, hold");
+        let cpu = &tables[1];
+        assert_eq!(
+            cpu.rows[1],
+            [
+                "fastspawn-asyncio",
+                "60.0 µs",
+                "100.0 µs",
+                "500.0 µs",
+                "660.0 µs",
+                "99%",
+                "95%"
+            ]
+        );
+        assert_eq!(cpu.rows[0][4], "1000.0 µs");
+        assert!(cpu.notes.iter().any(|n| n == &line), "{:?}", cpu.notes);
+
+        // Not busy throughout: the CPU does not bound spawns/s.
+        let idle = limit(&split_doc(3000.0, [60.0, 100.0, 500.0], 20.0, 0.80, 0.95)).unwrap();
+        assert!(idle.bound < GOAL && !idle.out_of_reach(), "{idle:?}");
+        assert!(limit_line(&idle).ends_with(": not proven out of reach"));
+        // Busy with others' work.
+        let shared = limit(&split_doc(3000.0, [60.0, 100.0, 500.0], 20.0, 0.99, 0.50)).unwrap();
+        assert!(
+            (shared.own - 0.50).abs() < 1e-9 && !shared.out_of_reach(),
+            "{shared:?}"
+        );
+        // The model 10% or more off the measured spawns/s.
+        let off = limit(&split_doc(2500.0, [60.0, 100.0, 500.0], 20.0, 0.99, 0.95)).unwrap();
+        assert!(!off.holds(), "{off:?}");
+        // Cheap children: the bound is above the goal.
+        let cheap = limit(&split_doc(5500.0, [60.0, 100.0, 200.0], 20.0, 0.99, 0.95)).unwrap();
+        assert!(
+            cheap.holds() && cheap.bound > GOAL && !cheap.out_of_reach(),
+            "{cheap:?}"
+        );
+        assert!(limit_line(&cheap).ends_with("so the goal (>= 4x) is not proven out of reach"));
+        // Without the floor there is no limit.
+        let mut no_floor = split_doc(3000.0, [60.0, 100.0, 500.0], 20.0, 0.99, 0.95);
+        for m in &mut no_floor {
+            for r in &mut m.repetitions {
+                if let Some(c) = r.loop_cpu.as_mut() {
+                    c.floor_us = None;
+                }
+            }
+        }
+        assert!(limit(&no_floor).is_none());
+    }
+
+    /// One thread bounds spawns/s too: the loop thread's CPU per spawn,
+    /// when it is more than the total over the CPUs.
+    #[test]
+    fn limit_lines_a_serial_loop_bounds_the_rate() {
+        assert!((cpu_bound_rate(2.0, 420.0, 400.0) - 2500.0).abs() < 1e-9);
+        assert!((cpu_bound_rate(2.0, 420.0, 100.0) - 1e6 / 210.0).abs() < 1e-9);
     }
 
     /// Without the control (--no-control), no control row or line.
