@@ -268,6 +268,12 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
 /// until the process exits. The lock is never held across a system call.
 static RESERVE: Mutex<Vec<(OwnedFd, OwnedFd)>> = Mutex::new(Vec::new());
 static RESERVE_SIZE: AtomicUsize = AtomicUsize::new(6);
+/// Pairs that spawner threads are making for the reserve right now
+/// (counted under the reserve's lock, made outside it), so that two
+/// threads topping it up at once do not both make what it lacks and close
+/// the surplus (under an HTTP load that wasted ~0.5 socketpair and its two
+/// closes per spawn; session 7).
+static REFILLING: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets how many pairs the reserve keeps (0: none, the JS thread makes
 /// every pair; at most 64); returns the previous size. For the benchmarks.
@@ -349,7 +355,18 @@ pub fn reserved_fds() -> Vec<i32> {
 /// On a spawner thread: tops the reserve up (the pairs are made without
 /// the lock). Returns how many pairs it made.
 pub fn refill() -> usize {
-    let missing = reserve_size().saturating_sub(reserve().len());
+    // What the reserve lacks, less what other threads are already making
+    // for it; claimed under the lock.
+    let missing = {
+        let reserve = reserve();
+        let claimed = REFILLING.load(Ordering::Relaxed);
+        let missing = reserve_size().saturating_sub(reserve.len() + claimed);
+        REFILLING.store(claimed + missing, Ordering::Relaxed);
+        missing
+    };
+    if missing == 0 {
+        return 0;
+    }
     let mut made = Vec::with_capacity(missing);
     for _ in 0..missing {
         match new_pair() {
@@ -359,7 +376,18 @@ pub fn refill() -> usize {
         }
     }
     let count = made.len();
-    give_back(made);
+    {
+        let mut reserve = reserve();
+        REFILLING.fetch_sub(missing, Ordering::Relaxed);
+        while reserve.len() < reserve_size() {
+            match made.pop() {
+                Some(pair) => reserve.push(pair),
+                None => break,
+            }
+        }
+    }
+    // Only if the reserve was shrunk meanwhile (set_reserve_size).
+    drop(made);
     count
 }
 

@@ -3,7 +3,13 @@
 //! streamed into the response body.
 //!
 //! `--spawner tokio` starts the child with `tokio::process`, `--spawner
-//! fastspawn` with `fastspawn::tokio`; nothing else differs.
+//! fastspawn` with `fastspawn::tokio`; nothing else differs. `--spawner
+//! none` is a control that spawns nothing per request (the `rust-no-spawn-stream`
+//! server): the workload's output, made once at start-up, is written for each
+//! request into a new socketpair whose read end is streamed as the body, the
+//! Rust twin of `node/no-spawn-stream.mjs`. rust-fastspawn's CPU per request
+//! less this control's is what spawning and reaping the child costs the Rust
+//! server (see the `http` experiment's limit line).
 //!
 //! ```text
 //! fastspawn-http-server --port 8001 --workload cat --main-c bench/http/main.c --spawner fastspawn
@@ -13,7 +19,7 @@
 //! `SPAWNER`.
 
 use std::convert::Infallible;
-use std::io;
+use std::io::{self, Write};
 use std::pin::Pin;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -31,6 +37,8 @@ use tokio::net::TcpListener;
 enum Spawner {
     Tokio,
     Fastspawn,
+    /// No child: the output made once, served through a socketpair.
+    None,
 }
 
 #[derive(Debug)]
@@ -40,9 +48,11 @@ struct Config {
     workload: String,
     program: String,
     args: Vec<String>,
+    /// `--spawner none`: the workload's output, made at start-up.
+    body: Vec<u8>,
 }
 
-const USAGE: &str = "usage: fastspawn-http-server --port N [--workload echo|cat] [--main-c PATH] [--spawner tokio|fastspawn]";
+const USAGE: &str = "usage: fastspawn-http-server --port N [--workload echo|cat] [--main-c PATH] [--spawner tokio|fastspawn|none]";
 
 fn config(argv: &[String]) -> Result<Config, String> {
     let mut given = std::collections::HashMap::new();
@@ -64,6 +74,7 @@ fn config(argv: &[String]) -> Result<Config, String> {
     let spawner = match flag("spawner", "SPAWNER").as_deref().unwrap_or("tokio") {
         "tokio" => Spawner::Tokio,
         "fastspawn" => Spawner::Fastspawn,
+        "none" => Spawner::None,
         other => return Err(format!("unknown spawner {other:?}\n{USAGE}")),
     };
     let main_c = flag("main-c", "MAIN_C").unwrap_or_else(|| "main.c".into());
@@ -73,12 +84,29 @@ fn config(argv: &[String]) -> Result<Config, String> {
         "cat" => ("cat", vec![main_c]),
         other => return Err(format!("unknown workload {other:?}\n{USAGE}")),
     };
+    let body = if spawner == Spawner::None {
+        let out = std::process::Command::new(program)
+            .args(&args)
+            .stderr(Stdio::inherit())
+            .output()
+            .map_err(|err| format!("running {program} once for --spawner none: {err}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "running {program} once for --spawner none: {}",
+                out.status
+            ));
+        }
+        out.stdout
+    } else {
+        Vec::new()
+    };
     Ok(Config {
         port,
         spawner,
         workload,
         program: program.into(),
         args,
+        body,
     })
 }
 
@@ -107,6 +135,15 @@ async fn spawn(cfg: &Config) -> io::Result<Stdout> {
             let stdout = child.stdout.take().expect("stdout is piped");
             tokio::spawn(async move { child.wait().await });
             Ok(Box::pin(stdout))
+        }
+        Spawner::None => {
+            // The body fits in a fresh socket's send buffer (the cat
+            // workload's 160 KiB too), so the blocking write returns.
+            let (reader, mut writer) = std::os::unix::net::UnixStream::pair()?;
+            writer.write_all(&cfg.body)?;
+            drop(writer);
+            reader.set_nonblocking(true)?;
+            Ok(Box::pin(tokio::net::UnixStream::from_std(reader)?))
         }
     }
 }
@@ -185,6 +222,7 @@ async fn serve(cfg: Arc<Config>) -> io::Result<()> {
         match cfg.spawner {
             Spawner::Tokio => "tokio::process",
             Spawner::Fastspawn => "fastspawn::tokio",
+            Spawner::None => "no spawn (a socketpair holding the output)",
         },
         listener.local_addr()?,
         cfg.workload,

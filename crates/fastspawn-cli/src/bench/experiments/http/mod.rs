@@ -36,7 +36,7 @@ pub const CONNECTIONS: u64 = 30;
 
 /// The servers, in the order of the table: the post's first table, then
 /// its variants, then fastspawn's, then the no-spawn controls.
-pub const SERVERS: [&str; 12] = [
+pub const SERVERS: [&str; 13] = [
     "node-baseline",
     "deno-baseline",
     "bun-baseline",
@@ -49,6 +49,7 @@ pub const SERVERS: [&str; 12] = [
     "rust-fastspawn",
     "node-no-spawn",
     "node-no-spawn-stream",
+    "rust-no-spawn-stream",
 ];
 
 /// What each server is, for the table's notes.
@@ -70,6 +71,9 @@ pub fn describe(server: &str) -> &'static str {
         "rust-fastspawn" => "Rust hyper + fastspawn::tokio, stdout streamed as the body",
         "node-no-spawn-stream" => {
             "`node no-spawn-stream.mjs`: a control that spawns nothing but pipes to each response a net.Socket over a socketpair already holding the output, as a child's stdout is in Node (the floor for a Node spawn library whose child.stdout is a net.Socket)"
+        }
+        "rust-no-spawn-stream" => {
+            "`fastspawn-http-server --spawner none`: the Rust server with nothing spawned, each response streamed from a socketpair already holding the output (rust-fastspawn's CPU per request less this control's is what spawning and reaping a child costs the Rust server)"
         }
         "node-no-spawn" => {
             "`node no-spawn.mjs`: a control that answers from memory and spawns nothing (Node's own HTTP cost: the ceiling for any Node spawn library)"
@@ -350,14 +354,15 @@ fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Laun
                 stats: false,
             }
         }
-        "rust-tokio" | "rust-fastspawn" => {
+        "rust-tokio" | "rust-fastspawn" | "rust-no-spawn-stream" => {
             let program = paths.built.join("rust-http-server");
             exists(&program, "build it with `make peers`")?;
             let mut args = common;
-            args.extend([
-                "--spawner".into(),
-                server.trim_start_matches("rust-").into(),
-            ]);
+            let spawner = match server {
+                "rust-no-spawn-stream" => "none",
+                other => other.trim_start_matches("rust-"),
+            };
+            args.extend(["--spawner".into(), spawner.into()]);
             Launch {
                 program,
                 args,

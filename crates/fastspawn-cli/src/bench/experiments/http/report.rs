@@ -88,12 +88,18 @@ struct Limit {
     /// The same predicted from the CPU per request of each side.
     model: f64,
     /// The best ratio for a Node server whose server CPU per request is at
-    /// least `floor_us` (node-no-spawn-stream's), with rust-fastspawn's
-    /// children and client.
+    /// least `floor_us` (node-no-spawn-stream's) plus `spawn_us`, with
+    /// rust-fastspawn's children and client.
     bound: f64,
     rust_us: f64,
     node_us: f64,
     floor_us: f64,
+    /// What spawning and reaping a child costs the Rust server:
+    /// rust-fastspawn's server CPU per request less rust-no-spawn-stream's
+    /// (the same server answering through a ready socketpair), at least 0;
+    /// 0 without that control. Any Node server that spawns with fastspawn's
+    /// core pays at least this on top of the stream control.
+    spawn_us: f64,
     children_us: f64,
     hey_us: f64,
     /// The least busy of the two spawning servers' loads.
@@ -132,13 +138,16 @@ fn limit(ms: &[Measurement], w: &str) -> Option<Limit> {
     let floor_us = med(floor, |c| c.server_ns)?;
     let node_total = node_us + med(node, |c| c.children_ns)? + med(node, |c| c.hey_ns)?;
     let rust_total = rust_us + children_us + hey_us;
+    let spawn_us = med(find(ms, "rust-no-spawn-stream", w), |c| c.server_ns)
+        .map_or(0.0, |rust_floor| (rust_us - rust_floor).max(0.0));
     Some(Limit {
         measured: ratio(rps(node), rps(rust))?,
         model: rust_total / node_total,
-        bound: rust_total / (floor_us + children_us + hey_us),
+        bound: rust_total / (floor_us + spawn_us + children_us + hey_us),
         rust_us,
         node_us,
         floor_us,
+        spawn_us,
         children_us,
         hey_us,
         busy: busy(node)?.min(busy(rust)?),
@@ -154,8 +163,16 @@ fn limit_line(w: &str, l: &Limit) -> String {
     } else {
         "so the goal (>= 0.95x) is not proven out of reach"
     };
+    let floor = if l.spawn_us > 0.0 {
+        format!(
+            "node-no-spawn-stream's ({:.0} µs) plus what spawning and reaping a child costs the Rust server (rust-fastspawn's server less rust-no-spawn-stream's: {:.0} µs)",
+            l.floor_us, l.spawn_us
+        )
+    } else {
+        format!("node-no-spawn-stream's ({:.0} µs)", l.floor_us)
+    };
     format!(
-        "node-fastspawn's limit, {}: measured {:.2}x rust-fastspawn's req/s; CPU per request (server + children + hey) predicts {:.2}x (rust-fastspawn {:.0} + {:.0} + {:.0} µs, node-fastspawn's server {:.0} µs); a Node server whose server CPU per request is at least node-no-spawn-stream's ({:.0} µs), with the same children and hey, reaches at best {:.2}x; machine busy >= {:.0}% during both loads, >= {:.0}% of it these loads' own: {verdict}",
+        "node-fastspawn's limit, {}: measured {:.2}x rust-fastspawn's req/s; CPU per request (server + children + hey) predicts {:.2}x (rust-fastspawn {:.0} + {:.0} + {:.0} µs, node-fastspawn's server {:.0} µs); a Node server whose server CPU per request is at least {floor}, with the same children and hey, reaches at best {:.2}x; machine busy >= {:.0}% during both loads, >= {:.0}% of it these loads' own: {verdict}",
         workload_label(w),
         l.measured,
         l.model,
@@ -163,7 +180,6 @@ fn limit_line(w: &str, l: &Limit) -> String {
         l.children_us,
         l.hey_us,
         l.node_us,
-        l.floor_us,
         l.bound,
         l.busy * 100.0,
         l.own * 100.0,
@@ -212,6 +228,7 @@ fn short(server: &str) -> &str {
         "rust-fastspawn" => "Rust+fs",
         "node-no-spawn" => "no spawn",
         "node-no-spawn-stream" => "sockets",
+        "rust-no-spawn-stream" => "Rust sockets",
         other => other,
     }
 }
@@ -649,6 +666,32 @@ mod tests {
         assert!(line.ends_with("not proven out of reach"), "{line}");
         // Without the control there is no limit line.
         assert!(limit(&ms(0.99, 400.0)[..2], "echo").is_none());
+        // With the Rust control, what the Rust server pays to spawn and
+        // reap (its server CPU less the control's) is added to the floor.
+        let mut with_rust = ms(0.99, 100.0);
+        with_rust.push(with_cpu(
+            cell("rust-no-spawn-stream", "echo", 9000.0, None),
+            80.0,
+            0.0,
+            300.0,
+            0.99,
+        ));
+        let l = limit(&with_rust, "echo").unwrap();
+        assert!((l.spawn_us - 120.0).abs() < 1e-6, "{l:?}");
+        assert!((l.bound - 1300.0 / 1320.0).abs() < 1e-3, "{l:?}");
+        let line = limit_line("echo", &l);
+        assert!(line.contains("rust-no-spawn-stream's: 120 µs"), "{line}");
+        // A control that costs more than the spawning server counts as 0.
+        with_rust[3] = with_cpu(
+            cell("rust-no-spawn-stream", "echo", 9000.0, None),
+            250.0,
+            0.0,
+            300.0,
+            0.99,
+        );
+        let l = limit(&with_rust, "echo").unwrap();
+        assert_eq!(l.spawn_us, 0.0);
+        assert!(!limit_line("echo", &l).contains("rust-no-spawn-stream"));
     }
 
     #[test]
