@@ -262,6 +262,35 @@ impl Waiter {
 /// Spawn requests handed to the pool whose job has not started yet.
 static QUEUED: AtomicUsize = AtomicUsize::new(0);
 
+/// Spawn requests handed to the pool whose job has not returned yet (its
+/// child, for a cancelled spawn, not yet killed and reaped). For the tests:
+/// a check that no child is left is only meaningful once this is 0.
+static UNFINISHED: AtomicUsize = AtomicUsize::new(0);
+
+/// One in [`UNFINISHED`], moved into a spawn job: dropped when the job
+/// returns, by any path, or is dropped without running.
+struct Unfinished;
+
+impl Unfinished {
+    fn new() -> Unfinished {
+        UNFINISHED.fetch_add(1, Ordering::Relaxed);
+        Unfinished
+    }
+}
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        UNFINISHED.fetch_sub(1, Ordering::Release);
+    }
+}
+
+/// How many spawns handed to the spawner threads have not finished (their
+/// job, the discard of a cancelled spawn's child included). For the tests.
+#[pyfunction]
+pub fn unfinished_spawns() -> usize {
+    UNFINISHED.load(Ordering::Acquire)
+}
+
 /// How long a spawner thread gives a child it just started to exit before
 /// it queues the spawn, in µs (0: not at all); see [`linger`].
 static LINGER_US: AtomicU32 = AtomicU32::new(DEFAULT_LINGER_US);
@@ -487,7 +516,9 @@ impl Spawner {
         // Every spawn runs on a spawner thread, so a pdeathsig child gets
         // its signal when the process exits, not when some thread does.
         QUEUED.fetch_add(1, Ordering::Relaxed);
+        let unfinished = Unfinished::new();
         fastspawn::Pool::global().run(move || {
+            let _unfinished = unfinished;
             QUEUED.fetch_sub(1, Ordering::Relaxed);
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
             drop(cmd);

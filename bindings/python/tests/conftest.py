@@ -5,6 +5,7 @@ import gc
 import os
 import subprocess as std
 import sys
+import time
 
 import pytest
 
@@ -68,14 +69,30 @@ def children():
     return sorted(pids)
 
 
+def spawns_finished(timeout=10.0):
+    """Waits until every spawn handed to fastspawn's spawner threads has
+    finished (the child of a cancelled one killed and reaped); false after
+    ``timeout`` s. Until then a child check is early: the job of a spawn
+    cancelled by the loop may not have run yet, and its child appears (and
+    goes) later."""
+    deadline = time.monotonic() + timeout
+    while _fastspawn.unfinished_spawns():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    return True
+
+
 @pytest.fixture
 def no_leaks():
     """Fails the test if it leaves an fd open or a child behind."""
     gc.collect()  # garbage of earlier tests closes its fds now, not during this one
+    assert spawns_finished(), "an earlier test's spawn did not finish"
     before_fds = open_fds()
     before_children = children()
     yield
     gc.collect()  # exceptions kept by pytest.raises hold Popen objects in cycles
+    assert spawns_finished(), "a spawn did not finish"
     after_fds = open_fds()
     if after_fds != before_fds:
         diff = set(after_fds) ^ set(before_fds)
