@@ -166,6 +166,7 @@ fi
 # c-clone3-contained needs a cgroup v2 directory it may write.
 if msg=$("$OUT/c-peer" --runner c-clone3-contained --mode wait --n 1 --warmup 0 -- "$CHILD" 2>&1); then
 	exec_runner c-peer c-clone3-contained
+	exec_runner c-peer c-clone3-contained-reads
 	# Its child runs in the cgroup the peer made, which is gone afterwards.
 	if got=$("$OUT/c-peer" --runner c-clone3-contained --mode wait --n 1 --warmup 0 -- /bin/cat /proc/self/cgroup) &&
 		cg=$(printf '%s\n' "$got" | sed -n 's/^0::\(.*\/c-peer-[0-9]*\)$/\1/p') && [ -n "$cg" ] &&

@@ -17,6 +17,12 @@
  *                           the peer makes at start (under its own cgroup v2
  *                           directory, or --cgroup-parent DIR) and removes at
  *                           exit: the kernel's own price of a contained spawn
+ *   c-clone3-contained-reads
+ *                           the same, and after each child is reaped a
+ *                           pread of the cgroup's cgroup.events and cpu.stat:
+ *                           what a spawner that reuses the cgroup must read
+ *                           to know it is empty and where the next tree's
+ *                           CPU count starts (fastspawn's Command::contain)
  *   c-clone3-same-work      the kernel work of fastspawn's default child:
  *                           clone3(CLONE_VM|CLONE_FILES|CLONE_VFORK|
  *                           CLONE_CLEAR_SIGHAND), SIGPIPE back to its default
@@ -64,13 +70,14 @@ extern char **environ;
 enum runner {
 	R_FORK, R_VFORK, R_CLONE, R_POSIX_SPAWN, R_POSIX_SPAWN_USEVFORK,
 	R_FORK_EXIT, R_VFORK_EXIT, R_CLONE_EXIT, R_CLONE3, R_CLONE3_CONTAINED,
-	R_CLONE3_SAME_WORK, R_COUNT
+	R_CLONE3_SAME_WORK, R_CLONE3_CONTAINED_READS, R_COUNT
 };
 
 static const char *const runner_names[R_COUNT] = {
 	"c-fork", "c-vfork", "c-clone", "c-posix-spawn",
 	"c-posix-spawn-usevfork", "c-fork-exit", "c-vfork-exit", "c-clone-exit",
 	"c-clone3", "c-clone3-contained", "c-clone3-same-work",
+	"c-clone3-contained-reads",
 };
 
 #define CLONE_STACK_SIZE (256 * 1024)
@@ -88,6 +95,7 @@ static posix_spawnattr_t spawn_attr;
 static void *volatile rss_keep;	/* keeps the --rss-mib block alive */
 static struct clone_args clone3_args;	/* the clone3 runners' arguments */
 static char cgroup_path[4096];	/* c-clone3-contained's cgroup, removed at exit */
+static int cgroup_events = -1, cgroup_cpu_stat = -1; /* c-clone3-contained-reads */
 
 static void usage(const char *why)
 {
@@ -352,6 +360,7 @@ static pid_t spawn_one(enum runner r)
 		break;
 	case R_CLONE3:
 	case R_CLONE3_CONTAINED:
+	case R_CLONE3_CONTAINED_READS:
 		pid = clone3_run(&clone3_args, child_exec);
 		break;
 	case R_CLONE3_SAME_WORK:
@@ -374,6 +383,13 @@ static void reap(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid", errno);
+	if (cgroup_events >= 0) {
+		char buf[512];
+
+		if (pread(cgroup_events, buf, sizeof(buf), 0) < 0 ||
+		    pread(cgroup_cpu_stat, buf, sizeof(buf), 0) < 0)
+			die("pread the cgroup's files", errno);
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		fprintf(stderr, "%s: wait: child %s %d%s\n", runner_name,
 			WIFEXITED(status) ? "exited with status" : "killed by signal",
@@ -432,9 +448,15 @@ static void prepare(enum runner r, int set_env, const char *cgroup_parent)
 			.stack_size = CLONE_STACK_SIZE,
 		};
 		clone3_args.stack = (uintptr_t)(map_stack() - CLONE_STACK_SIZE);
-		if (r == R_CLONE3_CONTAINED) {
+		if (r == R_CLONE3_CONTAINED || r == R_CLONE3_CONTAINED_READS) {
+			int dir = make_cgroup(cgroup_parent);
+
 			clone3_args.flags |= CLONE_INTO_CGROUP;
-			clone3_args.cgroup = (uint64_t)make_cgroup(cgroup_parent);
+			clone3_args.cgroup = (uint64_t)dir;
+			if (r == R_CLONE3_CONTAINED_READS &&
+			    ((cgroup_events = openat(dir, "cgroup.events", O_RDONLY | O_CLOEXEC)) < 0 ||
+			     (cgroup_cpu_stat = openat(dir, "cpu.stat", O_RDONLY | O_CLOEXEC)) < 0))
+				die("open the cgroup's cgroup.events and cpu.stat", errno);
 		}
 		if (r == R_CLONE3_SAME_WORK) {
 			clone3_args.flags |= CLONE_FILES | CLONE_CLEAR_SIGHAND;
@@ -518,8 +540,8 @@ int main(int argc, char **argv)
 	spawn_mode = strcmp(mode, "spawn") == 0;
 	if (threads && (r != R_CLONE || !spawn_mode || want_samples || threads > 64))
 		usage("--pool-threads (1..64) applies to c-clone in spawn mode, without --samples");
-	if (cgroup_parent && r != R_CLONE3_CONTAINED)
-		usage("--cgroup-parent applies only to c-clone3-contained");
+	if (cgroup_parent && r != R_CLONE3_CONTAINED && r != R_CLONE3_CONTAINED_READS)
+		usage("--cgroup-parent applies only to the c-clone3-contained runners");
 	runner_name = runner_names[r];
 	child_argv = argv + optind;
 	if ((r < R_FORK_EXIT || r >= R_CLONE3) && !child_argv[0])

@@ -47,6 +47,11 @@ enum Cmd {
         /// Where the built peers are (`make peers`).
         #[arg(long, default_value = "target/peers")]
         peers: PathBuf,
+        /// Measure nothing: redraw DIR's report.md, SETUP.md and charts from
+        /// its raw.json with this build's tables, headlines and notes (after
+        /// a change of their layout).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["experiments", "quick", "full", "out", "json"])]
+        redraw: Option<PathBuf>,
     },
     /// Report how processes are started on this machine and why they may be
     /// slow: kernel features, seccomp, glibc, cgroups, limits, overcommit,
@@ -90,7 +95,11 @@ fn main() -> anyhow::Result<()> {
             out,
             json,
             peers,
+            redraw,
         } => {
+            if let Some(dir) = redraw {
+                return export::redraw(&dir);
+            }
             let available = available_rss_gib();
             let max_rss_gib = if max_rss_gib > available {
                 eprintln!(

@@ -66,6 +66,23 @@ pub fn write_all(run: &Run, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Redraws a run's report, setup notes and charts from the `raw.json` in
+/// `dir`, in place, with this build's layout; prints where.
+pub fn redraw(dir: &Path) -> Result<()> {
+    let path = dir.join("raw.json");
+    let raw = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "reading {}: --redraw needs a run's directory",
+            path.display()
+        )
+    })?;
+    let run: Run =
+        serde_json::from_str(&raw).with_context(|| format!("parsing {}", path.display()))?;
+    write_all(&run, dir)?;
+    println!("report: {}", dir.join("report.md").display());
+    Ok(())
+}
+
 /// One line per goal of the project, from the measurements of this run:
 /// every experiment's headline lines, in the list's headline order.
 pub fn headline(run: &Run) -> Vec<String> {

@@ -202,8 +202,15 @@ impl Experiment for Rss {
         if let Some(flat) = flatness(ms, "fastspawn-auto") {
             let raw = flatness(ms, "c-clone")
                 .map_or(String::new(), |c| format!("; raw C clone loop: {c:.3}"));
+            // Read round by round too, as the Python line is: the cells'
+            // medians spread with the load of the moment (+-15% here).
+            let paired = paired_flatness(ms, "fastspawn-auto").map_or(String::new(), |p| {
+                let control = paired_flatness(ms, "c-clone")
+                    .map_or(String::new(), |c| format!(", the C clone loop's {c:.3}"));
+                format!("; medians of per-round ratios: {p:.3}{control}")
+            });
             lines.push(format!(
-                "fastspawn-auto with options, slowest / fastest parent RSS: {flat:.3} (goal <= 1.05{raw})"
+                "fastspawn-auto with options, slowest / fastest parent RSS: {flat:.3} (cell medians{raw}){paired} (goal <= 1.05)"
             ));
         }
         if let Some(max) = table::largest(ms, "rss_mib") {
@@ -263,6 +270,23 @@ mod tests {
     fn cell(runner: &str, mib: u64, per_spawn_us: &[u64]) -> Measurement {
         let params = params(&[("rss_mib", mib.to_string())]);
         wait_cell("rss", runner, params, per_spawn_us)
+    }
+
+    #[test]
+    fn the_rust_line_reads_flatness_round_by_round_too() {
+        // The last round was loaded at 2 GiB only: it moves the cell
+        // median to 1.5x, not the per-round ratios (1.02, 1.02, 1.5).
+        let ms = vec![
+            cell("fastspawn-auto", 0, &[100, 150, 100]),
+            cell("fastspawn-auto", 2048, &[102, 153, 150]),
+            cell("c-clone", 0, &[100, 100, 100]),
+            cell("c-clone", 2048, &[101, 101, 101]),
+        ];
+        let lines = Rss.headline(&ms);
+        assert_eq!(
+            lines[0],
+            "fastspawn-auto with options, slowest / fastest parent RSS: 1.500 (cell medians; raw C clone loop: 1.010); medians of per-round ratios: 1.020, the C clone loop's 1.010 (goal <= 1.05)"
+        );
     }
 
     #[test]
