@@ -296,28 +296,27 @@ fn throughput_table(ms: &[Measurement]) -> Table {
     }
 }
 
+/// One figure of a throughput cell's CPU split, per repetition (finite
+/// values only).
+fn cpu_values(ms: &[Measurement], runner: &str, f: fn(&LoopCpu) -> Option<f64>) -> Vec<f64> {
+    table::find(ms, runner, &[("test", "throughput")]).map_or_else(Vec::new, |m| {
+        (m.repetitions.iter())
+            .filter_map(|r| f(r.loop_cpu.as_ref()?))
+            .filter(|v| v.is_finite())
+            .collect()
+    })
+}
+
 /// The median over a throughput cell's repetitions of one part of its CPU
 /// split.
 fn cpu_part(ms: &[Measurement], runner: &str, f: fn(&LoopCpu) -> Option<f64>) -> Option<f64> {
-    let m = table::find(ms, runner, &[("test", "throughput")])?;
-    let values: Vec<f64> = m
-        .repetitions
-        .iter()
-        .filter_map(|r| f(r.loop_cpu.as_ref()?))
-        .filter(|v| v.is_finite())
-        .collect();
-    stats::median(&values)
+    stats::median(&cpu_values(ms, runner, f))
 }
 
 /// The least over a throughput cell's repetitions of one figure of its
 /// CPU split.
 fn cpu_least(ms: &[Measurement], runner: &str, f: fn(&LoopCpu) -> Option<f64>) -> Option<f64> {
-    table::find(ms, runner, &[("test", "throughput")])?
-        .repetitions
-        .iter()
-        .filter_map(|r| f(r.loop_cpu.as_ref()?))
-        .filter(|v| v.is_finite())
-        .reduce(f64::min)
+    cpu_values(ms, runner, f).into_iter().reduce(f64::min)
 }
 
 fn cpu_table(ms: &[Measurement]) -> Option<Table> {
