@@ -534,17 +534,20 @@ async fn spawn_happens_on_a_spawner_thread() {
     // With a private pool, one of that pool's own threads.
     let before = util::threads();
     let pool = Arc::new(Pool::new(1).expect("Pool::new(1)"));
-    // Other tests may start pools meanwhile: `mine` may hold their threads
-    // too, never the global pool's or the runtime's.
-    let mine: BTreeSet<i32> = crate::pool::new_spawner_threads(&before, 1)
-        .into_iter()
-        .map(|(tid, _)| tid)
-        .collect();
     let mut cmd = probe_cmd(["sleep", "30"]);
     cmd.stdin(Stdio::null())
         .kill_on_drop(true)
         .pool(Arc::clone(&pool));
     let mut child = spawned(cmd.spawn().await);
+    // Other tests may start pools meanwhile: `mine` may hold their threads
+    // too, never the global pool's or the runtime's. Read after the spawn:
+    // a new thread takes its name only once it runs, so read before, the
+    // pool's thread could still carry its creator's name while another
+    // test's new spawner thread already matched (a CI run saw that).
+    let mine: BTreeSet<i32> = crate::pool::new_spawner_threads(&before, 1)
+        .into_iter()
+        .map(|(tid, _)| tid)
+        .collect();
     let pid = child.id().expect("id") as i32;
     let parent = parent_thread(pid);
     assert!(
