@@ -23,13 +23,13 @@
 //! virtual machine, where it exits to the hypervisor. The waker is the
 //! caller's event loop, so that cost is a stall of the loop on every spawn.
 //! A pool thread that has finished a job therefore watches the queue for
-//! [`SPIN`] before it goes to sleep (one thread at a time, so an idle pool
+//! a window (50 µs, [`Pool::set_spin`]) before it goes to sleep (one thread at a time, so an idle pool
 //! burns at most one core, briefly); a job handed over while a thread
 //! watches is taken without any system call on the caller's side. The
 //! caller wakes a sleeper only when the queued jobs outnumber the
 //! watching threads. Watching only pays when jobs come soon after the last
 //! one finished (a loop that spawns, awaits, spawns): the pool watches only
-//! while the latest hand-over came within `SPIN` of the previous job's end.
+//! while the latest hand-over came within the window of the previous job's end.
 //! A server whose spawns come farther apart than that (a few thousand a
 //! second) gets sleeping threads and no spinning, since there the CPU is
 //! worth more to the children than the microseconds to the caller.
@@ -45,7 +45,7 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -56,7 +56,8 @@ use crate::error::Result;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
-/// How long a pool thread watches the queue before it sleeps.
+/// How long a pool thread watches the queue before it sleeps, unless
+/// [`Pool::set_spin`] says otherwise.
 const SPIN: Duration = Duration::from_micros(50);
 
 #[derive(Default)]
@@ -69,19 +70,35 @@ struct Queue {
     sleeping: usize,
     /// When the latest job finished.
     last_done: Option<Instant>,
-    /// Whether the latest hand-over came within `SPIN` of `last_done`.
+    /// Whether the latest hand-over came within the watch window of `last_done`.
     soon_after: bool,
     /// How many times a thread started watching.
     #[cfg(test)]
     watches: u64,
 }
 
-#[derive(Default)]
 struct Shared {
     queue: Mutex<Queue>,
     ready: Condvar,
     /// `queue.jobs.len()`, readable without the lock by watching threads.
     queued: AtomicUsize,
+    /// The watch window in nanoseconds (see [`Pool::set_spin`]).
+    spin_ns: AtomicU64,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        Shared {
+            queue: Mutex::default(),
+            ready: Condvar::new(),
+            queued: AtomicUsize::new(0),
+            spin_ns: AtomicU64::new(SPIN.as_nanos() as u64),
+        }
+    }
+
+    fn spin(&self) -> Duration {
+        Duration::from_nanos(self.spin_ns.load(Ordering::Relaxed))
+    }
 }
 
 /// A set of spawner threads.
@@ -101,7 +118,7 @@ impl std::fmt::Debug for Pool {
 impl Pool {
     /// A pool of `threads` spawner threads (at least one).
     pub fn new(threads: usize) -> io::Result<Pool> {
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared::new());
         let mut handles = Vec::with_capacity(threads.max(1));
         for i in 0..threads.max(1) {
             let shared = Arc::clone(&shared);
@@ -132,6 +149,24 @@ impl Pool {
         self.threads.len()
     }
 
+    /// Sets the watch window (50 µs unless set): how long a thread that
+    /// has finished a job keeps watching the queue before it sleeps, and
+    /// how soon after the previous job's end a hand-over must come for the
+    /// pool to watch at all (see the module docs). `Duration::ZERO` turns
+    /// watching off. A longer window spares callers whose next spawn
+    /// comes later (an event loop that handles the exit first) the wake-up
+    /// of a sleeping thread, at the price of one core spinning for that
+    /// long after each job. Takes effect from the next job on.
+    pub fn set_spin(&self, window: Duration) {
+        let ns = u64::try_from(window.as_nanos()).unwrap_or(u64::MAX);
+        self.shared.spin_ns.store(ns, Ordering::Relaxed);
+    }
+
+    /// The watch window ([`Pool::set_spin`]).
+    pub fn spin(&self) -> Duration {
+        self.shared.spin()
+    }
+
     /// Starts `command` on one of the pool's threads and hands the result
     /// to `then`, on that thread. The caller does no spawning work and
     /// does not wait: for event loops that are not tokio. `then` must be
@@ -148,7 +183,7 @@ impl Pool {
     pub fn run(&self, job: impl FnOnce() + Send + 'static) {
         let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(done) = queue.last_done {
-            queue.soon_after = done.elapsed() < SPIN;
+            queue.soon_after = done.elapsed() < self.shared.spin();
         }
         queue.jobs.push_back(Box::new(job));
         self.shared
@@ -290,9 +325,11 @@ fn work(shared: &Shared) {
     }
 }
 
-/// Returns when a job is queued or after [`SPIN`], whichever comes first.
+/// Returns when a job is queued or after the watch window, whichever
+/// comes first.
 fn watch(shared: &Shared) {
     let start = Instant::now();
+    let window = shared.spin();
     loop {
         for _ in 0..64 {
             if shared.queued.load(Ordering::Acquire) > 0 {
@@ -300,7 +337,7 @@ fn watch(shared: &Shared) {
             }
             std::hint::spin_loop();
         }
-        if start.elapsed() >= SPIN {
+        if start.elapsed() >= window {
             return;
         }
     }
@@ -392,6 +429,34 @@ mod tests {
         }
         let queue = pool.shared.queue.lock().unwrap();
         assert_eq!(queue.watches, 0, "a thread spun for jobs 200 µs apart");
+    }
+
+    #[test]
+    fn the_watch_window_is_the_pools_to_set() {
+        // Jobs 200 µs apart: watched for under a 20 ms window, never with
+        // the window at zero, however close together.
+        let pool = Pool::new(2).unwrap();
+        assert_eq!(pool.spin(), SPIN);
+        pool.set_spin(Duration::from_millis(20));
+        for _ in 0..20 {
+            let (tx, rx) = mpsc::channel();
+            pool.run(move || tx.send(()).unwrap());
+            rx.recv().unwrap();
+            std::thread::sleep(SPIN * 4);
+        }
+        // Past the last job's own watch (counted when it starts).
+        std::thread::sleep(Duration::from_millis(40));
+        let watched = std::mem::take(&mut pool.shared.queue.lock().unwrap().watches);
+        assert!(watched > 0, "no thread watched for jobs within the window");
+
+        pool.set_spin(Duration::ZERO);
+        for _ in 0..200 {
+            let (tx, rx) = mpsc::channel();
+            pool.run(move || tx.send(()).unwrap());
+            rx.recv().unwrap();
+        }
+        let queue = pool.shared.queue.lock().unwrap();
+        assert_eq!(queue.watches, 0, "a thread watched with the window off");
     }
 
     #[test]
