@@ -42,6 +42,36 @@ pub fn summarize(values: &[f64]) -> Option<Summary> {
     })
 }
 
+/// A distribution-free interval for the median of `values` (the sign
+/// test's): the k-th smallest and the k-th largest value, for the largest
+/// k whose coverage, 1 - 2 P(Binomial(n, 1/2) < k), is at least `level`;
+/// with the coverage. None when even the whole range covers less.
+pub fn median_interval(values: &[f64], level: f64) -> Option<(f64, f64, f64)> {
+    let n = values.len();
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    // P(Binomial(n, 1/2) <= j), term by term.
+    let cdf = |j: usize| {
+        let (mut term, mut sum) = (1.0f64, 0.0f64);
+        for i in 0..=j {
+            if i > 0 {
+                term *= (n + 1 - i) as f64 / i as f64;
+            }
+            sum += term;
+        }
+        sum / 2f64.powi(n as i32)
+    };
+    let mut best = None;
+    for k in 1..=n / 2 {
+        let coverage = 1.0 - 2.0 * cdf(k - 1);
+        if coverage < level {
+            break;
+        }
+        best = Some((sorted[k - 1], sorted[n - k], coverage));
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,68 @@ pub fn paired_with(
     median_and_range(&round_ratios(&side, &base, ratio))
 }
 
+/// A ratio read round by round: the median of the per-round ratios, their
+/// range, how many rounds, and the sign test's interval of the median
+/// (see [`stats::median_interval`]) at [`ROUNDS_LEVEL`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rounds {
+    pub median: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub rounds: usize,
+    pub interval: Option<(f64, f64, f64)>,
+}
+
+/// The coverage asked of a [`Rounds`] interval.
+pub const ROUNDS_LEVEL: f64 = 0.90;
+
+impl Rounds {
+    pub fn of(ratios: &[f64]) -> Option<Rounds> {
+        let (median, lo, hi) = median_and_range(ratios)?;
+        Some(Rounds {
+            median,
+            lo,
+            hi,
+            rounds: ratios.len(),
+            interval: stats::median_interval(ratios, ROUNDS_LEVEL),
+        })
+    }
+}
+
+impl std::fmt::Display for Rounds {
+    /// `1.002x (rounds 0.91x to 1.07x; the median's 93% interval 0.98x to
+    /// 1.02x, 25 rounds)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.3}x (rounds {:.2}x to {:.2}x; ",
+            self.median, self.lo, self.hi
+        )?;
+        match self.interval {
+            Some((lo, hi, coverage)) => write!(
+                f,
+                "the median's {:.0}% interval {lo:.3}x to {hi:.3}x, {} rounds)",
+                coverage * 100.0,
+                self.rounds
+            ),
+            None => write!(f, "{} rounds: too few for an interval)", self.rounds),
+        }
+    }
+}
+
+/// [`paired_with`] with the rounds' count and the median's interval.
+pub fn paired_rounds(
+    ms: &[Measurement],
+    runner: &str,
+    base: &str,
+    params: &[(&str, &str)],
+    ratio: impl Fn(f64, f64) -> f64,
+) -> Option<Rounds> {
+    let side = find(ms, runner, params)?.per_spawn_us();
+    let base = find(ms, base, params)?.per_spawn_us();
+    Rounds::of(&round_ratios(&side, &base, ratio))
+}
+
 /// `ratio(side, base)` of each round in which both sides measured something.
 pub fn round_ratios(side: &[f64], base: &[f64], ratio: impl Fn(f64, f64) -> f64) -> Vec<f64> {
     side.iter()

@@ -63,7 +63,7 @@ impl Experiment for Langs {
                 // same count.
                 extra: if HEADLINE.contains(runner) && !opts.quick {
                     Extra {
-                        reps: 8,
+                        reps: 18,
                         same_n: Some("headline".into()),
                     }
                 } else {
@@ -143,12 +143,11 @@ impl Experiment for Langs {
         let mut lines = Vec::new();
         let fs = per_spawn(find(ms, "fastspawn-auto", &[]));
         if let Some(r) = ratio(per_spawn(find(ms, "c-clone", &[])), fs) {
-            let rounds = table::paired(ms, "fastspawn-auto", "c-clone", &[]).map_or(
-                String::new(),
-                |(median, lo, hi)| {
-                    format!("; round by round {median:.3}x (median, {lo:.2}x to {hi:.2}x)")
-                },
-            );
+            let rounds =
+                table::paired_rounds(ms, "fastspawn-auto", "c-clone", &[], |side, base| {
+                    base / side
+                })
+                .map_or(String::new(), |r| format!("; round by round {r}"));
             lines.push(format!(
                 "fastspawn-auto throughput vs raw C clone loop: {r:.3}x of the medians{rounds} (goal >= 0.97)"
             ));

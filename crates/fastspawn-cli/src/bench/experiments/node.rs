@@ -23,7 +23,7 @@ use crate::bench::experiment::{
 };
 use crate::bench::peer::{PeerRun, Peers};
 use crate::bench::record::{Measurement, Repetition};
-use crate::bench::stats::{self, Summary};
+use crate::bench::stats::{self, Summary, median_interval};
 use crate::bench::table::{self, fmt_ratio, fmt_us, gib, ratio};
 use crate::export::{Chart, ChartKind, Table};
 
@@ -370,36 +370,6 @@ impl std::fmt::Display for Slope {
         }
         write!(f, "rounds {:+.1}% to {:+.1}%)", pct(self.lo), pct(self.hi))
     }
-}
-
-/// A distribution-free interval for the median of `values` (the sign
-/// test's): the k-th smallest and the k-th largest value, for the largest
-/// k whose coverage, 1 - 2 P(Binomial(n, 1/2) < k), is at least `level`;
-/// with the coverage. None when even the whole range covers less.
-fn median_interval(values: &[f64], level: f64) -> Option<(f64, f64, f64)> {
-    let n = values.len();
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    // P(Binomial(n, 1/2) <= j), term by term.
-    let cdf = |j: usize| {
-        let (mut term, mut sum) = (1.0f64, 0.0f64);
-        for i in 0..=j {
-            if i > 0 {
-                term *= (n + 1 - i) as f64 / i as f64;
-            }
-            sum += term;
-        }
-        sum / 2f64.powi(n as i32)
-    };
-    let mut best = None;
-    for k in 1..=n / 2 {
-        let coverage = 1.0 - 2.0 * cdf(k - 1);
-        if coverage < level {
-            break;
-        }
-        best = Some((sorted[k - 1], sorted[n - k], coverage));
-    }
-    best
 }
 
 fn fork_paired(ms: &[Measurement], runner: &str, big: &str) -> Option<Slope> {

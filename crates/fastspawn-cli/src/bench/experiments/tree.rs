@@ -79,7 +79,7 @@ impl Experiment for Tree {
                 // The goal's ratio is read round by round: more rounds,
                 // the same count on both sides.
                 extra: Extra {
-                    reps: if opts.quick { 0 } else { 10 },
+                    reps: if opts.quick { 0 } else { 20 },
                     same_n: Some("spawn".into()),
                 },
                 runner: runner.to_string(),
@@ -146,16 +146,14 @@ impl Experiment for Tree {
         let mut lines = Vec::new();
         let (plain, contained) = spawn_pair(ms);
         if let Some(r) = ratio(contained, plain) {
-            let rounds = table::paired_with(
+            let rounds = table::paired_rounds(
                 ms,
                 "fastspawn-contained",
                 "fastspawn-auto",
                 &[("part", "spawn")],
                 |contained, plain| contained / plain,
             )
-            .map_or(String::new(), |(median, lo, hi)| {
-                format!("; round by round {median:.2}x ({lo:.2}x to {hi:.2}x)")
-            });
+            .map_or(String::new(), |r| format!("; round by round {r}"));
             lines.push(format!(
                 "contained spawn+wait (own cgroup, CLONE_INTO_CGROUP): {r:.2}x a plain fastspawn spawn+wait{rounds} (goal <= 1.15x)"
             ));
