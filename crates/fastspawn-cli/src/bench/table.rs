@@ -45,9 +45,7 @@ pub fn paired_with(
     params: &[(&str, &str)],
     ratio: impl Fn(f64, f64) -> f64,
 ) -> Option<(f64, f64, f64)> {
-    let side = find(ms, runner, params)?.per_spawn_us();
-    let base = find(ms, base, params)?.per_spawn_us();
-    median_and_range(&round_ratios(&side, &base, ratio))
+    paired_rounds(ms, runner, base, params, ratio).map(|r| (r.median, r.lo, r.hi))
 }
 
 /// A ratio read round by round: the median of the per-round ratios, their
