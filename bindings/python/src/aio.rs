@@ -305,6 +305,17 @@ pub fn set_spawn_linger(us: u32) -> u32 {
     LINGER_US.swap(us.min(100_000), Ordering::Relaxed)
 }
 
+/// Sets the watch window of fastspawn's spawner threads (the core's
+/// global pool, [`fastspawn::Pool::set_spin`]) in µs (0: no watching, at
+/// most 100,000) and returns the previous one. For the benchmarks.
+#[pyfunction]
+pub fn set_pool_spin(us: u32) -> u64 {
+    let pool = fastspawn::Pool::global();
+    let previous = pool.spin().as_micros();
+    pool.set_spin(std::time::Duration::from_micros(u64::from(us.min(100_000))));
+    u64::try_from(previous).unwrap_or(u64::MAX)
+}
+
 /// Gives `child`, just started, up to the linger to exit (a `poll` on its
 /// pidfd, on the spawner thread) and reaps it if it does: its spawn and its
 /// exit then reach the loop in one `drain` (one wake-up of the loop, one

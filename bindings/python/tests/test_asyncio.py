@@ -356,6 +356,31 @@ def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
     assert children() == kids
 
 
+@pytest.mark.parametrize("spin_us", [0, 300])
+def test_the_pool_watch_window_changes_no_result(spin_us, no_leaks):
+    # _fastspawn.set_pool_spin sets the core pool's window (50 µs by
+    # default) and returns the previous one; with no watching or a long
+    # one, 16 in flight give asyncio's results.
+    previous = _fastspawn.set_pool_spin(spin_us)
+    try:
+        assert _fastspawn.set_pool_spin(spin_us) == spin_us
+
+        async def run(m):
+            sem = asyncio.Semaphore(16)
+
+            async def one(i):
+                async with sem:
+                    p = await m.create_subprocess_exec("sh", "-c", f"exit {i % 7}")
+                    return await p.wait()
+
+            return await asyncio.gather(*[one(i) for i in range(48)])
+
+        a, b = both(run)
+        assert a == b == [i % 7 for i in range(48)]
+    finally:
+        assert _fastspawn.set_pool_spin(previous) == spin_us
+
+
 @pytest.mark.parametrize("linger_us", [0, 200, 100_000])
 def test_a_short_childs_spawn_and_exit_reach_the_loop_as_with_asyncio(linger_us, no_leaks):
     # With or without the spawner thread's linger (a short child then
