@@ -1,14 +1,16 @@
-"""fastspawn.asyncio with several watch windows of the spawner threads
-(`_fastspawn.set_pool_spin`), against asyncio, interleaved in one process,
-with where each thread's time goes.
+"""fastspawn.asyncio with several spawner pools (thread count and watch
+window, `_fastspawn.set_spawner_threads` and `set_pool_spin`), against
+asyncio, interleaved in one process, with where each thread's time goes.
 
-  python bench/asyncio_spin.py CHILD [ROUNDS] [K] [M] [SPINS]
+  python bench/asyncio_spin.py CHILD [ROUNDS] [K] [M] [POOLS]
 
-SPINS: comma-separated windows in µs (default 50,150,300). Per round, in
-alternating order: M spawn+wait of CHILD with at most K in flight through
-asyncio and through fastspawn.asyncio with each window. Per variant, the
-medians over the rounds of: spawns per second, the throughput over
-asyncio's of the same round, the CPU per spawn (the loop thread, the other
+POOLS: comma-separated THREADS/SPIN (spin in µs, 50 if left out; threads
+0 for the core's global pool, one thread per core), default 0/50,0/150,0/300.
+Per round, in alternating order: M spawn+wait of CHILD with at most K in
+flight through asyncio and through fastspawn.asyncio with each pool. Per
+variant, the medians over the rounds of: spawns per second, the throughput
+over asyncio's and over the first pool's of the same round, the loop
+thread's CPU over the first pool's, the CPU per spawn (the loop thread, the other
 threads, the children), how idle the machine's CPUs were (/proc/stat: idle
 CPU time per spawn, and the share), and per thread kind (the loop thread,
 fastspawn's spawner threads `fastspawn-N`, the waiter `fastspawn-py-waiter`)
@@ -46,7 +48,7 @@ def kind(comm):
 
 
 def threads(loop_tid):
-    """Per thread kind: [run ns, run-queue wait ns, voluntary switches, count]."""
+    """Per thread: (kind, run ns, run-queue wait ns, voluntary switches)."""
     out = {}
     for tid in os.listdir("/proc/self/task"):
         base = f"/proc/self/task/{tid}"
@@ -60,13 +62,8 @@ def threads(loop_tid):
         except (OSError, StopIteration):
             continue
         name = "loop" if int(tid) == loop_tid else kind(comm)
-        if name is None:
-            continue
-        acc = out.setdefault(name, [0, 0, 0, 0])
-        acc[0] += run
-        acc[1] += wait
-        acc[2] += vol
-        acc[3] += 1
+        if name is not None:
+            out[tid] = (name, run, wait, vol)
     return out
 
 
@@ -110,11 +107,26 @@ async def throughput(m, child, k, n):
         "irq_share": (m1[2] - m0[2]) / total if total else float("nan"),
         "steal_share": (m1[3] - m0[3]) / total if total else float("nan"),
     }
-    for name, b in th1.items():
-        a = th0.get(name, [0, 0, 0, 0])
-        run, wait, vol = ((b[i] - a[i]) / n for i in range(3))
-        count = b[3]
-        r["t_" + name] = (run / 1e3, wait / 1e3, (dt * 1e9 * count / n - run - wait) / 1e3, vol)
+    # Per kind, the threads that ran during the load (other pools' idle
+    # threads left out): per spawn, run, run-queue wait, sleep (wall less
+    # those), times it went to sleep.
+    acc = {}
+    for tid, (name, *b) in th1.items():
+        a = th0.get(tid, (name, 0, 0, 0))[1:]
+        d = [b[i] - a[i] for i in range(3)]
+        if d[0] == 0:
+            continue
+        t = acc.setdefault(name, [0, 0, 0, 0])
+        for i in range(3):
+            t[i] += d[i]
+        t[3] += 1
+    for name, (run, wait, vol, count) in acc.items():
+        r["t_" + name] = (
+            run / n / 1e3,
+            wait / n / 1e3,
+            (dt * 1e9 * count - run - wait) / n / 1e3,
+            vol / n,
+        )
     return r
 
 
@@ -128,11 +140,20 @@ def main():
     args = sys.argv[1:]
     child = [args[0]]
     rounds, k, m = (int(a) for a in (args[1:4] + ["7", "16", "2000"][len(args[1:4]) :]))
-    spins = [int(s) for s in (args[4] if len(args) > 4 else "50,150,300").split(",")]
-    variants = {"asyncio": None} | {f"spin {s} µs": s for s in spins}
+    pools = [
+        tuple(int(x) for x in (p + "/50").split("/")[:2])
+        for p in (args[4] if len(args) > 4 else "0/50,0/150,0/300").split(",")
+    ]
+    variants = {"asyncio": None} | {f"{t} threads, {s} µs": (t, s) for t, s in pools}
     res = {name: [] for name in variants}
-    previous = _fastspawn.set_pool_spin(spins[0])
-    set_spin = _fastspawn.set_pool_spin
+    first_threads = []
+    spins = {}  # each pool's own window before this run
+
+    def set_spin(pool):
+        first_threads[:] = first_threads or [_fastspawn.set_spawner_threads(pool[0])]
+        _fastspawn.set_spawner_threads(pool[0])
+        spins.setdefault(pool[0], _fastspawn.set_pool_spin(pool[1]))
+        _fastspawn.set_pool_spin(pool[1])
 
     async def run():
         for spin in variants.values():  # warm-up
@@ -150,20 +171,27 @@ def main():
     try:
         asyncio.run(run())
     finally:
-        _fastspawn.set_pool_spin(previous)
+        for threads, spin in spins.items():
+            _fastspawn.set_spawner_threads(threads)
+            _fastspawn.set_pool_spin(spin)
+        if first_threads:
+            _fastspawn.set_spawner_threads(first_threads[0])
     print(
         f"k={k} m={m} rounds={rounds} CPUs={CPUS} load before {load:.2f},"
         f" after {os.getloadavg()[0]:.2f}"
     )
     base = res["asyncio"]
+    first = res[list(variants)[1]]
     for name, rs in res.items():
 
         def med(key, rs=rs):
             return st.median(r[key] for r in rs)
 
         print(
-            f"  {name:12s} {med('rate'):6.0f}/s"
+            f"  {name:20s} {med('rate'):6.0f}/s"
             f"  x asyncio {st.median(r['rate'] / b['rate'] for r, b in zip(rs, base)):5.2f}"
+            f" x first {st.median(r['rate'] / b['rate'] for r, b in zip(rs, first)):5.2f}"
+            f" (loop CPU {st.median(r['loop'] / b['loop'] for r, b in zip(rs, first)):4.2f})"
             f"  CPU/spawn loop {med('loop'):6.1f} others {med('others'):6.1f}"
             f" children {med('children'):6.1f}"
             f"  idle {med('idle_share') * 100:4.1f}% ({med('idle_us'):5.1f} µs/spawn)"
