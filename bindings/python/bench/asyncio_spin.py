@@ -6,7 +6,7 @@ asyncio, interleaved in one process, with where each thread's time goes.
 
 POOLS: comma-separated THREADS/SPIN (spin in µs, 50 if left out; threads
 0 for the core's global pool, one thread per core), default 0/50,0/150,0/300.
-Per round, in alternating order: M spawn+wait of CHILD with at most K in
+Per round, in rotating order: M spawn+wait of CHILD with at most K in
 flight through asyncio and through fastspawn.asyncio with each pool. Per
 variant, the medians over the rounds of: spawns per second, the throughput
 over asyncio's and over the first pool's of the same round, the loop
@@ -161,8 +161,11 @@ def main():
                 set_spin(spin)
             await throughput(asyncio if spin is None else fa, child, k, 200)
         for i in range(rounds):
+            # Each variant takes each place in turn (a variant run just
+            # after asyncio's load can differ from one run after another).
             order = list(variants.items())
-            for name, spin in order if i % 2 == 0 else order[::-1]:
+            order = order[i % len(order) :] + order[: i % len(order)]
+            for name, spin in order:
                 if spin is not None:
                     set_spin(spin)
                 res[name].append(await throughput(asyncio if spin is None else fa, child, k, m))
