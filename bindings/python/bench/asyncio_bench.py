@@ -22,7 +22,7 @@
   is not a hold: other tasks could run then.
 
   python bench/asyncio_bench.py [--rounds 5] [--m 2000] [--k 16] [--hold 500] [--json]
-                                [--linger US] -- CHILD
+                                [--linger US] [--spawner-threads N] [--spin US] -- CHILD
 
 Without --json it also prints, per implementation, every kind of callback
 one spawn makes the loop run, with its p50/p99 (not preempted).
@@ -385,11 +385,20 @@ def main():
     # How long fastspawn's spawner threads wait for a short child's exit
     # before the spawn reaches the loop (µs; the package's default if not set).
     parser.add_argument("--linger", type=int, default=None)
+    # fastspawn.asyncio's spawner pool: its thread count (0: the core's
+    # global pool, one thread per core) and its watch window (µs); the
+    # package's defaults if not set.
+    parser.add_argument("--spawner-threads", type=int, default=None)
+    parser.add_argument("--spin", type=int, default=None)
     args = parser.parse_args(argv)
-    if args.linger is not None:
-        from fastspawn import _fastspawn
+    from fastspawn import _fastspawn
 
+    if args.linger is not None:
         _fastspawn.set_spawn_linger(args.linger)
+    if args.spawner_threads is not None:
+        _fastspawn.set_spawner_threads(args.spawner_threads)
+    if args.spin is not None:
+        _fastspawn.set_pool_spin(args.spin)
     rates = {name: [] for name in IMPLS}
     holds = {name: [] for name in IMPLS}
     rounds = {name: [] for name in IMPLS}

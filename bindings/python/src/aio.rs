@@ -305,6 +305,76 @@ pub fn set_spawn_linger(us: u32) -> u32 {
     LINGER_US.swap(us.min(100_000), Ordering::Relaxed)
 }
 
+/// The spawner threads of `fastspawn.asyncio`: a pool of its own with two
+/// threads per core (see [`spawner_threads`]), unless a benchmark chose
+/// another with [`set_spawner_threads`].
+static POOL: Mutex<Option<(usize, &'static fastspawn::Pool)>> = Mutex::new(None);
+
+/// The pools made so far, by thread count (0: the core's global pool, one
+/// thread per core). A pool's threads live as long as the process.
+static POOLS: Mutex<Vec<(usize, &'static fastspawn::Pool)>> = Mutex::new(Vec::new());
+
+/// Two spawner threads per core. A spawner thread is blocked in the clone
+/// until its child has called `execve` (`CLONE_VFORK`): with one thread
+/// per core, queued spawns wait while every thread is blocked, though a
+/// CPU could be starting their children; a second thread per core clones
+/// meanwhile, and the finished spawns and exits reach the loop in larger
+/// batches (fewer wake-ups of the loop and the waiter per spawn).
+fn spawner_threads() -> usize {
+    2 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The pool of `threads` threads, made on first use (0: the core's).
+fn pool_of(threads: usize) -> std::io::Result<&'static fastspawn::Pool> {
+    if threads == 0 {
+        return Ok(fastspawn::Pool::global());
+    }
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(pool);
+    }
+    let pool: &'static fastspawn::Pool = Box::leak(Box::new(fastspawn::Pool::new(threads)?));
+    pools.push((threads, pool));
+    Ok(pool)
+}
+
+/// `fastspawn.asyncio`'s pool and its thread count: made on first use, or
+/// the core's global pool if its threads cannot be started.
+fn current_pool() -> (usize, &'static fastspawn::Pool) {
+    let mut current = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(pool) = *current {
+        return pool;
+    }
+    let threads = spawner_threads();
+    let pool = pool_of(threads).map_or_else(|_| (0, fastspawn::Pool::global()), |p| (threads, p));
+    *current = Some(pool);
+    pool
+}
+
+/// Makes `fastspawn.asyncio` hand its spawns to a pool of `threads`
+/// spawner threads (0: the core's global pool, one per core; at most 256)
+/// and returns the previous count. For the benchmarks: every count used
+/// keeps its threads until the process exits.
+#[pyfunction]
+pub fn set_spawner_threads(threads: usize) -> PyResult<usize> {
+    let threads = threads.min(256);
+    let previous = current_pool().0;
+    let pool = pool_of(threads)?;
+    *POOL.lock().unwrap_or_else(|e| e.into_inner()) = Some((threads, pool));
+    Ok(previous)
+}
+
+/// Sets the watch window of `fastspawn.asyncio`'s spawner threads
+/// ([`fastspawn::Pool::set_spin`]) in µs (0: no watching, at most
+/// 100,000) and returns the previous one. For the benchmarks.
+#[pyfunction]
+pub fn set_pool_spin(us: u32) -> u64 {
+    let pool = current_pool().1;
+    let previous = pool.spin().as_micros();
+    pool.set_spin(std::time::Duration::from_micros(u64::from(us.min(100_000))));
+    u64::try_from(previous).unwrap_or(u64::MAX)
+}
+
 /// Gives `child`, just started, up to the linger to exit (a `poll` on its
 /// pidfd, on the spawner thread) and reaps it if it does: its spawn and its
 /// exit then reach the loop in one `drain` (one wake-up of the loop, one
@@ -393,8 +463,9 @@ impl Spawner {
     /// over every spawn the loop queued in one iteration.
     fn flush(&self) {
         let pending = std::mem::take(&mut *self.lock_pending());
+        let pool = current_pool().1;
         for Pending { token, cmd, names } in pending {
-            self.hand_over(token, cmd, names);
+            self.hand_over(pool, token, cmd, names);
         }
     }
 
@@ -506,7 +577,13 @@ impl Spawner {
 
     /// Hands `cmd` to a spawner thread; its result comes back from
     /// `drain` with `token`.
-    fn hand_over(&self, token: u64, mut cmd: fastspawn::Command, names: Names) {
+    fn hand_over(
+        &self,
+        pool: &fastspawn::Pool,
+        token: u64,
+        mut cmd: fastspawn::Command,
+        names: Names,
+    ) {
         let shared = Arc::clone(&self.shared);
         let waiter = self.waiter;
         // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the epoll
@@ -517,7 +594,7 @@ impl Spawner {
         // its signal when the process exits, not when some thread does.
         QUEUED.fetch_add(1, Ordering::Relaxed);
         let unfinished = Unfinished::new();
-        fastspawn::Pool::global().run(move || {
+        pool.run(move || {
             let _unfinished = unfinished;
             QUEUED.fetch_sub(1, Ordering::Relaxed);
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));

@@ -356,6 +356,36 @@ def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
     assert children() == kids
 
 
+@pytest.mark.parametrize("threads, spin_us", [(None, 0), (None, 300), (0, 50), (1, 50)])
+def test_the_spawner_pool_changes_no_result(threads, spin_us, no_leaks):
+    # The pool fastspawn.asyncio hands its spawns to (two threads per core
+    # unless set_spawner_threads chose another: 0 is the core's global
+    # pool) and its watch window (set_pool_spin, each pool's own): 16 in
+    # flight give asyncio's results with any of them.
+    default = _fastspawn.set_spawner_threads(0)
+    _fastspawn.set_spawner_threads(default if threads is None else threads)
+    previous = _fastspawn.set_pool_spin(spin_us)
+    try:
+        assert default >= 2
+        assert _fastspawn.set_pool_spin(spin_us) == spin_us
+
+        async def run(m):
+            sem = asyncio.Semaphore(16)
+
+            async def one(i):
+                async with sem:
+                    p = await m.create_subprocess_exec("sh", "-c", f"exit {i % 7}")
+                    return await p.wait()
+
+            return await asyncio.gather(*[one(i) for i in range(48)])
+
+        a, b = both(run)
+        assert a == b == [i % 7 for i in range(48)]
+    finally:
+        assert _fastspawn.set_pool_spin(previous) == spin_us
+        _fastspawn.set_spawner_threads(default)
+
+
 @pytest.mark.parametrize("linger_us", [0, 200, 100_000])
 def test_a_short_childs_spawn_and_exit_reach_the_loop_as_with_asyncio(linger_us, no_leaks):
     # With or without the spawner thread's linger (a short child then
