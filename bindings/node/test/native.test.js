@@ -260,24 +260,24 @@ describe('native side', () => {
     });
   }
 
-  it('setPoolSpin sets the spawner pool\'s watch window: with a long one, sequential spawns all run on the thread that watched', async () => {
-    const previous = addon.setPoolSpin(200000); // capped at 100 ms
+  it('setPoolSpin sets the global spawner pool\'s watch window (read back from the pool, capped at 100 ms); spawns run with it long and off', async () => {
+    // Which thread takes a job is not asserted: a spawn that comes before
+    // the last job's thread is back at the queue wakes a sleeping one (the
+    // core's own tests check the watching, pool.rs).
+    const previous = addon.setPoolSpin(200000);
     try {
+      assert.equal(previous, 50);
       assert.equal(addon.setPoolSpin(100000), 100000);
-      // Two settle the window: the second comes soon after the first's end.
-      for (let i = 0; i < 2; i++) await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
-      const threads = new Set();
-      for (let i = 0; i < 20; i++) {
-        const child = fastspawn.spawn('true', [], { stdio: 'ignore' });
-        await outcome(child);
-        threads.add(addon.debugInfo(child._id)[0]);
+      for (const window of [100000, 0]) {
+        addon.setPoolSpin(window);
+        for (let i = 0; i < 5; i++) {
+          const { events } = await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+          assert.deepEqual(events, ['spawn', 'exit 0 null', 'close 0 null']);
+        }
       }
-      assert.equal(threads.size, 1, `sequential spawns ran on ${[...threads].join(', ')}`);
-      // Off: spawns still run (a sleeping thread is woken for each).
-      addon.setPoolSpin(0);
-      for (let i = 0; i < 5; i++) assert.equal((await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }))).events.at(-1), 'close 0 null');
-    } finally {
       assert.equal(addon.setPoolSpin(previous), 0);
+    } finally {
+      addon.setPoolSpin(previous);
     }
   });
 
