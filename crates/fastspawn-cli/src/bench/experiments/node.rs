@@ -545,6 +545,7 @@ fn sequential_table(ms: &[Measurement]) -> Table {
         notes: vec![
             "Every side runs once per round, in turn, from one Node process (the C, Rust and Python sides are their bench peers, started by it), so all see the same machine. Goals for the package: <= 2.0x the C loop with 'pipe', <= 1.5x with 'ignore', read on the per-round ratios (each side against the C loop of its own round, which a passing load hits alike).".into(),
             "The ping row spawns nothing: it is the JS -> spawner thread -> JS round trip, the hand-overs a spawn's latency cannot avoid (a spawn has one more, from the thread that sees the exit).".into(),
+            "The c-handoff rows are the floor of any design whose event-loop thread never runs the clone (bindings/node/bench/handoff.c): the package's structure in C, a loop thread in epoll_wait handing each spawn to a worker thread that clones, execs and waits, the result back through an eventfd; the headline's floor line compares the better of the two with the goals.".into(),
             "Spread: half the range of the rounds' means around their median; each round is one repetition.".into(),
         ],
     }
