@@ -3,6 +3,7 @@
 // Not a test: it prints numbers.
 //
 //   node bench/breakdown.js [--peers DIR] [--n 500] [--rounds 3] [--stdio ignore,pipe]
+//       [--linger 0,200] [--spin 50,300]
 
 // Each spawn of a static do-nothing child (DIR/noop) is stamped on one
 // clock (CLOCK_MONOTONIC, which process.hrtime.bigint() reads): in JS
@@ -29,6 +30,9 @@ const STDIOS = arg('stdio', 'ignore,pipe').split(',');
 // `--linger 0,200`: also compares spawner-thread lingers (µs; see
 // setSpawnLinger in src/lib.rs), interleaved within each round.
 const LINGERS = String(arg('linger', '')).split(',').filter((x) => x !== '').map(Number);
+// `--spin 50,300`: likewise the spawner pool's watch window (µs; see
+// setPoolSpin in src/lib.rs).
+const SPINS = String(arg('spin', '')).split(',').filter((x) => x !== '').map(Number);
 
 // Native steps (src/trace.rs).
 const POOL_START = 1;
@@ -137,11 +141,20 @@ function breakdown(js, stamps) {
 async function main() {
   const results = {};
   const cs = [];
-  const sides = LINGERS.length === 0
-    ? STDIOS.map((stdio) => [`'${stdio}'`, stdio, null])
-    : STDIOS.flatMap((stdio) => LINGERS.map((us) => [`'${stdio}', linger ${us} µs`, stdio, us]));
+  const lingers = LINGERS.length === 0 ? [null] : LINGERS;
+  const spins = SPINS.length === 0 ? [null] : SPINS;
+  const sides = STDIOS.flatMap((stdio) =>
+    lingers.flatMap((linger) =>
+      spins.map((spin) => {
+        const label = [`'${stdio}'`, linger === null ? '' : `linger ${linger} µs`, spin === null ? '' : `window ${spin} µs`].filter((x) => x).join(', ');
+        return [label, stdio, linger, spin];
+      }),
+    ),
+  );
   const defaultLinger = addon.setSpawnLinger(0);
   addon.setSpawnLinger(defaultLinger);
+  const defaultSpin = addon.setPoolSpin(0);
+  addon.setPoolSpin(defaultSpin);
   // The core alone inside this process (addon.benchSpawnWait on a pool
   // thread): [spawn + wait, spawn alone] µs, with the environment inherited
   // given variable by variable (as spawn() gave its snapshot before), and
@@ -153,8 +166,9 @@ async function main() {
     core.inherited.push(addon.benchSpawnWait(NOOP, N, true, 'inherit'));
     core.explicit.push(addon.benchSpawnWait(NOOP, N, true, 'vars'));
     core.shared.push(addon.benchSpawnWait(NOOP, N, true, 'shared'));
-    for (const [side, stdio, linger] of sides) {
+    for (const [side, stdio, linger, spin] of sides) {
       addon.setSpawnLinger(linger === null ? defaultLinger : linger);
+      addon.setPoolSpin(spin === null ? defaultSpin : spin);
       await run(stdio, 20);
       addon.traceOn(true);
       const cpu0 = threadCpu();

@@ -11,6 +11,16 @@
 // the `node` experiment of `fastspawn bench`, crates/fastspawn-cli).
 //
 // DIR holds `noop` and `c-peer` (make -C bench/peers OUT=DIR noop c-peer).
+// bench/handoff.c is compiled into DIR/node-handoff with `cc` when missing
+// or older than its source (when that fails, its sides are left out, with
+// a line saying why).
+//
+// The floor lines: bench/handoff.c, the package's structure in C (a loop
+// thread waiting in epoll, a worker thread that clones and waits, the
+// result back through an eventfd), its worker asleep between spawns and
+// spinning; each as the median of its per-round ratios to that round's C
+// loop. No design in which the JS thread never runs the clone does better
+// than the better of the two on the same machine.
 //
 // Spawn + 'close': per spawn, the median over the rounds of each side's
 // mean; with it, a JS -> pool thread -> JS round trip that spawns nothing
@@ -42,6 +52,26 @@ function peer(command, args, runner, n) {
 
 function cClone(n) {
   return peer(C_PEER, [], 'c-clone', n);
+}
+
+// DIR/node-handoff, built from bench/handoff.c if needed; null (and why)
+// if it cannot be.
+function handoffBinary() {
+  const source = path.join(__dirname, 'handoff.c');
+  const binary = path.join(PEERS, 'node-handoff');
+  try {
+    if (!fs.existsSync(binary) || fs.statSync(binary).mtimeMs < fs.statSync(source).mtimeMs) {
+      nodeCp.execFileSync(process.env.CC || 'cc', ['-O2', '-Wall', '-Wextra', '-Werror', '-pthread', '-o', binary, source], { stdio: 'pipe' });
+    }
+    return { binary };
+  } catch (err) {
+    return { why: `cannot build ${binary} from ${source}: ${String(err.stderr || err.message).trim()}` };
+  }
+}
+
+function handoff(binary, mode, n) {
+  const out = nodeCp.execFileSync(binary, ['--mode', mode, '--n', String(n), '--warmup', '20', '--', NOOP], { encoding: 'utf8' });
+  return JSON.parse(out).total_ns / n / 1000;
 }
 
 // Other peers, when built into DIR (rust-peer) or in the tree (python):
@@ -126,6 +156,13 @@ async function main() {
   if (fs.existsSync(PYTHON_PEER)) {
     sides['python-popen'] = ['Python subprocess.Popen + wait', N, () => peer('python3', [PYTHON_PEER], 'python-popen', N)];
   }
+  const floor = handoffBinary();
+  if (floor.binary) {
+    sides['c-handoff-sleep'] = ['C floor: hand-over, worker asleep', N, () => handoff(floor.binary, 'sleep', N)];
+    sides['c-handoff-spin'] = ['C floor: hand-over, worker spinning', N, () => handoff(floor.binary, 'spin', N)];
+  } else {
+    say(`node: no floor lines: ${floor.why}`);
+  }
   const results = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [key, [, , run]] of Object.entries(sides)) results[key].push(await run());
@@ -137,6 +174,14 @@ async function main() {
     const m = median(values);
     say(`  ${sides[key][0].padEnd(42)} ${m.toFixed(0).padStart(6)} µs  ${(m / base).toFixed(2)}x  (rounds: ${values.map((v) => v.toFixed(0)).join(' ')})`);
   }
+  const perRound = (key) => median(results[key].map((v, i) => v / results['c-clone'][i]));
+  const line = floorLine(
+    results['c-handoff-sleep'] && perRound('c-handoff-sleep'),
+    results['c-handoff-spin'] && perRound('c-handoff-spin'),
+    perRound('node-fastspawn-pipe'),
+    perRound('node-fastspawn-ignore'),
+  );
+  if (line) say(line);
 
   await stall(Math.min(200, STALL_N));
   const { calm, preempted } = await stall(STALL_N);
@@ -157,6 +202,22 @@ async function main() {
     process.stdout.write(`${JSON.stringify(doc)}\n`);
   }
 }
+
+// The limit line (median per-round ratios to the C loop): the floor is
+// the better of the two C hand-over designs; a goal is out of reach for
+// such a design when the floor alone is above it.
+function floorLine(sleep, spin, pipe, ignore) {
+  if (sleep === undefined && spin === undefined) return null;
+  const best = Math.min(...[sleep, spin].filter((v) => v !== undefined));
+  const goal = (name, limit, measured) =>
+    `${name} ${measured.toFixed(2)}x, goal <= ${limit.toFixed(1)}x: ${best > limit ? 'out of reach for such a design' : `not out of reach (${(limit - best).toFixed(2)}x above the floor left for the rest)`}`;
+  const part = (name, v) => (v === undefined ? `${name} not measured` : `${name} ${v.toFixed(2)}x`);
+  return `floor of a loop that never runs the clone (C: worker thread + eventfd, same rounds): ${part('worker asleep', sleep)}, ${part('worker spinning', spin)}; ${goal("'pipe'", 2.0, pipe)}; ${goal("'ignore'", 1.5, ignore)}`;
+}
+
+module.exports = { floorLine };
+
+if (require.main !== module) return;
 
 main().catch((err) => {
   process.stderr.write(`sequential.js: ${err && err.stack ? err.stack : err}\n`);

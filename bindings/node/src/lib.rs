@@ -34,7 +34,12 @@
 //! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
 //!   wait inside this process, without the JS side (for the benchmarks).
 //! - `setSpawnLinger(us)`: how long a spawner thread gives a child it just
-//!   started to exit before posting its spawn (for the benchmarks).
+//!   started to exit before posting its spawn (for the benchmarks);
+//!   `setSpawnLingerPoll(on)`: whether it waits for that exit by polling
+//!   the pidfd without sleeping, instead of sleeping in `ppoll`.
+//! - `setPoolSpin(us)`: the global spawner pool's watch window
+//!   (`Pool::set_spin`): how long a spawner thread that finished a job
+//!   watches for the next before it sleeps (for the benchmarks).
 //! - `threadSwitches()`: the calling thread's involuntary context switches
 //!   (for the benchmarks, to set preempted measurements apart).
 
@@ -50,7 +55,7 @@ mod waiter;
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use napi::bindgen_prelude::{Function, Int32Array};
 use napi::{Env, Error, Result};
@@ -122,8 +127,11 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
         // Lingering only while no other spawn of ours waits for a pool
         // thread: a burst is not slowed down by it.
         let linger = LINGER_US.load(Ordering::Relaxed);
-        let linger = (linger > 0 && QUEUED.load(Ordering::Relaxed) == 0)
-            .then(|| std::time::Duration::from_micros(u64::from(linger)));
+        let linger =
+            (linger > 0 && QUEUED.load(Ordering::Relaxed) == 0).then(|| registry::Linger {
+                within: std::time::Duration::from_micros(u64::from(linger)),
+                busy: LINGER_POLL.load(Ordering::Relaxed),
+            });
         pending.settle(outcome, linger);
     });
     Ok(i64::from(id))
@@ -169,6 +177,29 @@ const DEFAULT_LINGER_US: u32 = 200;
 #[napi]
 pub fn set_spawn_linger(us: u32) -> u32 {
     LINGER_US.swap(us.min(100_000), Ordering::Relaxed)
+}
+
+/// Whether the linger polls the child's pidfd without sleeping (the
+/// spawner thread stays on its CPU, so the exit wakes no thread) instead of
+/// sleeping in `ppoll`. Off by default.
+static LINGER_POLL: AtomicBool = AtomicBool::new(false);
+
+/// Sets whether the linger polls without sleeping; returns the previous
+/// setting. For the benchmarks, which compare both.
+#[napi]
+pub fn set_spawn_linger_poll(on: bool) -> bool {
+    LINGER_POLL.swap(on, Ordering::Relaxed)
+}
+
+/// Sets the global spawner pool's watch window (`Pool::set_spin`), in µs
+/// (0: no watching, at most 100,000); returns the previous one. For the
+/// benchmarks, which compare windows.
+#[napi]
+pub fn set_pool_spin(us: u32) -> u32 {
+    let pool = fastspawn::Pool::global();
+    let previous = u32::try_from(pool.spin().as_micros()).unwrap_or(u32::MAX);
+    pool.set_spin(std::time::Duration::from_micros(u64::from(us.min(100_000))));
+    previous
 }
 
 /// Blocks until the spawn of `id` is settled: its pid, or `-errno`.

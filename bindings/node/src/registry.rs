@@ -104,7 +104,7 @@ impl Pending {
     /// first given that long to exit: if it does, this thread reaps it and
     /// its spawn and exit reach JS in one batch (one wake-up of the JS
     /// thread instead of two); if not, its spawn is posted then.
-    pub fn settle(mut self, outcome: Outcome, linger: Option<Duration>) {
+    pub fn settle(mut self, outcome: Outcome, linger: Option<Linger>) {
         if let Some(events) = self.events.take() {
             settle(self.id, events, outcome, linger);
         }
@@ -119,7 +119,17 @@ impl Drop for Pending {
     }
 }
 
-fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Duration>) {
+/// How a spawner thread waits for a child it just started to exit
+/// (`Pending::settle`).
+#[derive(Clone, Copy, Debug)]
+pub struct Linger {
+    /// At most this long.
+    pub within: Duration,
+    /// Polling the pidfd without sleeping, instead of sleeping in `ppoll`.
+    pub busy: bool,
+}
+
+fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>) {
     if DEBUG.load(Ordering::Relaxed) {
         let thread = std::thread::current().name().unwrap_or("").to_string();
         let engine = match &outcome {
@@ -148,8 +158,8 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Duratio
             // registry locked: a thread preempted while holding it would
             // stall the JS thread. The entry is in the registry already, so
             // `pid` (and `kill()`) do not wait for the linger.
-            if let (Some(timeout), Some(fd)) = (linger, pidfd)
-                && crate::sys::pidfd_exited_within(fd, timeout)
+            if let (Some(linger), Some(fd)) = (linger, pidfd)
+                && crate::sys::pidfd_exited_within(fd, linger.within, linger.busy)
             {
                 crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
                 events.queue(Kind::Spawned, id, pid, 0);

@@ -76,8 +76,9 @@ pub fn drain_parent_end(fd: RawFd) -> i32 {
 }
 
 /// Whether the child of pidfd `fd` (not yet watched) exits within
-/// `timeout`: waits for its pidfd to become readable.
-pub fn pidfd_exited_within(fd: RawFd, timeout: std::time::Duration) -> bool {
+/// `timeout`: waits for its pidfd to become readable, asleep in `ppoll`,
+/// or with `busy` polling it with a zero timeout until then.
+pub fn pidfd_exited_within(fd: RawFd, timeout: std::time::Duration, busy: bool) -> bool {
     // SAFETY: invariant 4: the pidfd stays open until the child is reaped,
     // which nobody does before this call returns; the borrow ends with it.
     let fd = unsafe { BorrowedFd::borrow_raw(fd) };
@@ -85,6 +86,24 @@ pub fn pidfd_exited_within(fd: RawFd, timeout: std::time::Duration) -> bool {
         &fd,
         rustix::event::PollFlags::IN,
     )];
+    if busy {
+        let zero = rustix::event::Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        let start = std::time::Instant::now();
+        loop {
+            match rustix::event::poll(&mut fds, Some(&zero)) {
+                Ok(n) if n > 0 => return true,
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(_) => return false,
+            }
+            if start.elapsed() >= timeout {
+                return false;
+            }
+            std::hint::spin_loop();
+        }
+    }
     let timeout = rustix::event::Timespec {
         tv_sec: 0,
         tv_nsec: timeout.as_nanos().min(999_999_999) as i64,

@@ -214,45 +214,71 @@ describe('native side', () => {
     assert.deepEqual(addon.traceTake(), []);
   });
 
-  it('a child that exits quickly reaches JS in one batch; a longer one gets its spawn after the linger, its pid and kill() during it', async () => {
-    const { batchCount } = require('../lib/native');
-    const previous = addon.setSpawnLinger(100000); // 100 ms: surely long enough for `true`
-    try {
-      await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
-      const before = batchCount();
-      const quick = await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
-      assert.equal(batchCount() - before, 1);
-      assert.deepEqual(quick.events, ['spawn', 'exit 0 null', 'close 0 null']);
+  for (const poll of [false, true]) {
+    it(`a child that exits quickly reaches JS in one batch; a longer one gets its spawn after the linger, its pid and kill() during it (${poll ? 'polling' : 'asleep in ppoll'})`, async () => {
+      const { batchCount } = require('../lib/native');
+      const previous = addon.setSpawnLinger(100000); // 100 ms: surely long enough for `true`
+      const previousPoll = addon.setSpawnLingerPoll(poll);
+      assert.equal(previousPoll, false);
+      try {
+        await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+        const before = batchCount();
+        const quick = await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+        assert.equal(batchCount() - before, 1);
+        assert.deepEqual(quick.events, ['spawn', 'exit 0 null', 'close 0 null']);
 
-      // A child that outlives the linger: its 'spawn' comes when the
-      // linger ends (before its exit), unless JS settled it sooner by
-      // reading its pid, which does not wait for the linger.
-      addon.setSpawnLinger(20000);
-      const t0 = process.hrtime.bigint();
-      const child = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
-      await once(child, 'spawn');
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      assert.ok(ms >= 15, `'spawn' after ${ms} ms, before the 20 ms linger ended`);
-      const read = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
-      assert.ok(read.pid > 0);
-      for (const c of [child, read]) {
-        assert.equal(c.kill('SIGKILL'), true);
-        const [code, signal] = await once(c, 'exit');
-        assert.deepEqual([code, signal], [null, 'SIGKILL']);
+        // A child that outlives the linger: its 'spawn' comes when the
+        // linger ends (before its exit), unless JS settled it sooner by
+        // reading its pid, which does not wait for the linger.
+        addon.setSpawnLinger(20000);
+        const t0 = process.hrtime.bigint();
+        const child = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+        await once(child, 'spawn');
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        assert.ok(ms >= 15, `'spawn' after ${ms} ms, before the 20 ms linger ended`);
+        const read = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+        assert.ok(read.pid > 0);
+        for (const c of [child, read]) {
+          assert.equal(c.kill('SIGKILL'), true);
+          const [code, signal] = await once(c, 'exit');
+          assert.deepEqual([code, signal], [null, 'SIGKILL']);
+        }
+
+        // Killed during the linger: the spawner thread sees the exit.
+        addon.setSpawnLinger(100000);
+        const killed = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
+        const events = [];
+        for (const e of ['spawn', 'exit']) killed.on(e, (...a) => events.push([e, ...a]));
+        assert.equal(killed.kill('SIGTERM'), true);
+        await once(killed, 'close');
+        assert.deepEqual(events, [['spawn'], ['exit', null, 'SIGTERM']]);
+      } finally {
+        addon.setSpawnLinger(previous);
+        addon.setSpawnLingerPoll(previousPoll);
       }
+      assert.deepEqual(zombies(), []);
+    });
+  }
 
-      // Killed during the linger: the spawner thread sees the exit.
-      addon.setSpawnLinger(100000);
-      const killed = fastspawn.spawn('sleep', ['5'], { stdio: 'ignore' });
-      const events = [];
-      for (const e of ['spawn', 'exit']) killed.on(e, (...a) => events.push([e, ...a]));
-      assert.equal(killed.kill('SIGTERM'), true);
-      await once(killed, 'close');
-      assert.deepEqual(events, [['spawn'], ['exit', null, 'SIGTERM']]);
+  it('setPoolSpin sets the global spawner pool\'s watch window (read back from the pool, capped at 100 ms); spawns run with it long and off', async () => {
+    // Which thread takes a job is not asserted: a spawn that comes before
+    // the last job's thread is back at the queue wakes a sleeping one (the
+    // core's own tests check the watching, pool.rs).
+    const previous = addon.setPoolSpin(200000);
+    try {
+      assert.equal(previous, 50);
+      assert.equal(addon.setPoolSpin(100000), 100000);
+      for (const window of [100000, 0]) {
+        addon.setPoolSpin(window);
+        for (let i = 0; i < 5; i++) {
+          const { events } = await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+          assert.deepEqual(events, ['spawn', 'exit 0 null', 'close 0 null']);
+        }
+      }
+      assert.equal(addon.setPoolSpin(previous), 0);
     } finally {
-      addon.setSpawnLinger(previous);
+      addon.setPoolSpin(previous);
     }
-    assert.deepEqual(zombies(), []);
   });
 
   it('benchSpawnWait runs the program n times (no zombie left) and names a missing one', () => {

@@ -32,7 +32,7 @@ pub struct Node;
 const ABOUT: &str = "The Node package (bindings/node) as Node programs use it: sequential `spawn()` of the static do-nothing child, each awaiting `'close'`, with `stdio: 'pipe'` and `'ignore'`, against the raw C clone(CLONE_VM|CLONE_VFORK) + waitpid loop and `node:child_process`, all interleaved in each round of one Node process (bindings/node/bench/sequential.js); how long one `spawn()` call holds the event loop; and `fork()` + one IPC round trip + exit against `node:child_process.fork()` with 0 and 1 GiB held by the parent (bindings/node/bench/fork.js).";
 
 /// The sequential sides, in table order, with their label.
-const SIDES: [(&str, &str); 9] = [
+const SIDES: [(&str, &str); 11] = [
     ("c-clone", "raw C clone(CLONE_VM|CLONE_VFORK) + waitpid"),
     ("node-fastspawn-pipe", "fastspawn package, stdio 'pipe'"),
     ("node-fastspawn-ignore", "fastspawn package, stdio 'ignore'"),
@@ -44,6 +44,14 @@ const SIDES: [(&str, &str); 9] = [
     (
         "node-ping",
         "JS -> spawner thread -> JS round trip, no spawn",
+    ),
+    (
+        "c-handoff-sleep",
+        "C floor: loop thread in epoll, worker thread clones + waits, eventfd back; worker asleep between spawns",
+    ),
+    (
+        "c-handoff-spin",
+        "C floor: the same, worker spinning between spawns",
     ),
 ];
 
@@ -263,6 +271,14 @@ impl Experiment for Node {
                 peers.join(", ")
             ));
         }
+        if let Some(line) = floor_line(
+            vs("c-handoff-sleep"),
+            vs("c-handoff-spin"),
+            vs("node-fastspawn-pipe"),
+            vs("node-fastspawn-ignore"),
+        ) {
+            lines.push(line);
+        }
         if let Some(st) = stall_figures(ms) {
             lines.push(format!(
                 "time one Node spawn() call holds the event loop (16 in flight, 'ignore'), not preempted: p50 {:.1} µs (goal <= 10), p99 {:.1} µs (goal <= 50); {} of {} calls preempted, counted apart",
@@ -294,6 +310,43 @@ impl Experiment for Node {
         }
         lines
     }
+}
+
+/// The limit line of the sequential goals: the floor of any design whose
+/// event-loop thread never runs the clone is the better of the two C
+/// hand-over sides (bindings/node/bench/handoff.c), each as the median of
+/// its per-round ratios to the C loop; a goal is out of reach for such a
+/// design when that floor alone is above it.
+fn floor_line(
+    sleep: Option<f64>,
+    spin: Option<f64>,
+    pipe: Option<f64>,
+    ignore: Option<f64>,
+) -> Option<String> {
+    let best = [sleep, spin].into_iter().flatten().reduce(f64::min)?;
+    let part = |name: &str, v: Option<f64>| match v {
+        Some(v) => format!("{name} {v:.2}x"),
+        None => format!("{name} not measured"),
+    };
+    let goal = |name: &str, limit: f64, measured: Option<f64>| {
+        let measured = measured.map_or("not measured".into(), |m| format!("{m:.2}x"));
+        let verdict = if best > limit {
+            "out of reach for such a design".to_string()
+        } else {
+            format!(
+                "not out of reach ({:.2}x above the floor left for the rest)",
+                limit - best
+            )
+        };
+        format!("{name} {measured}, goal <= {limit:.1}x: {verdict}")
+    };
+    Some(format!(
+        "Node sequential floor, a loop that never runs the clone (C: worker thread + eventfd, same rounds, median of the per-round ratios): {}, {}; {}; {}",
+        part("worker asleep", sleep),
+        part("worker spinning", spin),
+        goal("'pipe'", 2.0, pipe),
+        goal("'ignore'", 1.5, ignore)
+    ))
 }
 
 /// The median time per spawn of one sequential side.
@@ -462,6 +515,7 @@ fn sequential_table(ms: &[Measurement]) -> Table {
         notes: vec![
             "Every side runs once per round, in turn, from one Node process (the C, Rust and Python sides are their bench peers, started by it), so all see the same machine. Goals for the package: <= 2.0x the C loop with 'pipe', <= 1.5x with 'ignore', read on the per-round ratios (each side against the C loop of its own round, which a passing load hits alike).".into(),
             "The ping row spawns nothing: it is the JS -> spawner thread -> JS round trip, the hand-overs a spawn's latency cannot avoid (a spawn has one more, from the thread that sees the exit).".into(),
+            "The c-handoff rows are the floor of any design whose event-loop thread never runs the clone (bindings/node/bench/handoff.c): the package's structure in C, a loop thread in epoll_wait handing each spawn to a worker thread that clones, execs and waits, the result back through an eventfd; the headline's floor line compares the better of the two with the goals.".into(),
             "Spread: half the range of the rounds' means around their median; each round is one repetition.".into(),
         ],
     }
@@ -812,6 +866,40 @@ mod tests {
                 && head[2].contains("2 per-round"),
             "{head:?}"
         );
+    }
+
+    /// The floor line takes the better of the two hand-over floors and
+    /// calls a goal out of reach only when that floor is above it.
+    #[test]
+    fn floor_line_takes_the_better_floor() {
+        let line = floor_line(Some(1.62), Some(1.41), Some(2.1), Some(1.6)).unwrap();
+        assert!(
+            line.contains("worker asleep 1.62x, worker spinning 1.41x"),
+            "{line}"
+        );
+        assert!(
+            line.contains("'pipe' 2.10x, goal <= 2.0x: not out of reach (0.59x above"),
+            "{line}"
+        );
+        assert!(
+            line.contains("'ignore' 1.60x, goal <= 1.5x: not out of reach (0.09x above"),
+            "{line}"
+        );
+        let over = floor_line(Some(1.55), Some(1.7), Some(2.1), None).unwrap();
+        assert!(
+            over.contains("'ignore' not measured, goal <= 1.5x: out of reach for such a design"),
+            "{over}"
+        );
+        assert!(
+            over.contains("'pipe' 2.10x, goal <= 2.0x: not out of reach (0.45x"),
+            "{over}"
+        );
+        let one = floor_line(None, Some(2.2), Some(2.3), Some(1.9)).unwrap();
+        assert!(
+            one.contains("worker asleep not measured, worker spinning 2.20x; 'pipe' 2.30x, goal <= 2.0x: out of reach"),
+            "{one}"
+        );
+        assert_eq!(floor_line(None, None, Some(2.0), Some(1.5)), None);
     }
 
     /// The sign test's interval of the median: with 8 values, the 2nd
