@@ -1,6 +1,6 @@
 'use strict';
 // What the measuring scripts of this directory share: their command-line
-// options and where the benchmark's peers are.
+// options, where the benchmark's peers are, and two order statistics.
 
 const path = require('node:path');
 
@@ -14,4 +14,23 @@ function arg(name, value) {
 // DIR holds `noop` and `c-peer` (make -C bench/peers OUT=DIR noop c-peer).
 const PEERS = arg('peers', path.join(__dirname, '..', '..', '..', 'target', 'peers'));
 
-module.exports = { arg, PEERS, NOOP: path.join(PEERS, 'noop'), C_PEER: path.join(PEERS, 'c-peer') };
+// The upper median of the finite values (NaN when there are none).
+function median(values) {
+  const sorted = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
+}
+
+// The p-th percentile (nearest rank, rounded down) of sorted values.
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+module.exports = {
+  arg,
+  median,
+  percentile,
+  PEERS,
+  NOOP: path.join(PEERS, 'noop'),
+  C_PEER: path.join(PEERS, 'c-peer'),
+};

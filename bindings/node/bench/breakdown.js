@@ -23,7 +23,7 @@ const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon } = require('../lib/native');
 
-const { arg, NOOP, C_PEER } = require('./args');
+const { arg, NOOP, C_PEER, median } = require('./args');
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 3);
 const STDIOS = arg('stdio', 'ignore,pipe').split(',');
@@ -77,11 +77,6 @@ async function run(stdio, n) {
   for (let i = 0; i + 1 < js.length; i++) js[i].next = js[i + 1].call;
   js.pop();
   return js;
-}
-
-function median(values) {
-  const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  return v.length ? v[Math.floor(v.length / 2)] : NaN;
 }
 
 function breakdown(js, stamps) {

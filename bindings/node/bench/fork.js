@@ -39,7 +39,7 @@ const fastspawn = require('..');
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
-const { arg } = require('./args');
+const { arg, median } = require('./args');
 const N = arg('n', 12);
 const ROUNDS = arg('rounds', 24);
 const BALLAST = arg('ballast-mib', 1024);
@@ -95,11 +95,6 @@ async function measure(cp, n, steps) {
   const gc = gcMs;
   gcMs = null;
   return { cycles, gc };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 // A distribution-free interval of the median of `values` (the sign

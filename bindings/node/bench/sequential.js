@@ -35,7 +35,7 @@ const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon, ping } = require('../lib/native');
 
-const { arg, PEERS, NOOP, C_PEER } = require('./args');
+const { arg, PEERS, NOOP, C_PEER, median, percentile } = require('./args');
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 5);
 const STALL_N = arg('stall-n', 2000);
@@ -103,16 +103,6 @@ async function sequential(cp, stdio, n) {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await one(cp, stdio);
   return Number(process.hrtime.bigint() - t0) / n / 1000;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
 // Every spawn() call's duration (µs), 16 children in flight.

@@ -21,7 +21,7 @@
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon } = require('../lib/native');
-const { arg, NOOP, C_PEER } = require('./args');
+const { arg, NOOP, C_PEER, median, percentile } = require('./args');
 
 const N = arg('n', 300);
 const ROUNDS = arg('rounds', 7);
@@ -86,16 +86,6 @@ async function stall(n, inFlight) {
   const perSecond = n / (Number(process.hrtime.bigint() - t0) / 1e9);
   calm.sort((a, b) => a - b);
   return { calm, preempted, perSecond };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
 function apply(setting, defaults) {

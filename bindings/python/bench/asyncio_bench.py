@@ -139,19 +139,22 @@ class CpuSplit:
         }
 
 
+async def spawn_and_wait(m, child, sem):
+    """One spawn + wait of CHILD through M (asyncio or fastspawn.asyncio),
+    at most SEM's count at once: the unit of the throughput tests."""
+    async with sem:
+        p = await m.create_subprocess_exec(*child)
+        if await p.wait() != 0:
+            raise SystemExit("child failed")
+
+
 async def throughput(m, child, k, n):
     """Spawns per second, CPU per spawn (process and children, µs) and the
     CPU split (``CpuSplit.per_spawn``)."""
     sem = asyncio.Semaphore(k)
 
-    async def one():
-        async with sem:
-            p = await m.create_subprocess_exec(*child)
-            if await p.wait() != 0:
-                raise SystemExit("child failed")
-
     with CpuSplit() as split:
-        await asyncio.gather(*[one() for _ in range(n)])
+        await asyncio.gather(*[spawn_and_wait(m, child, sem) for _ in range(n)])
     cpu_us = (split.loop_s + split.threads_s + split.children_s) / n * 1e6
     return n / split.wall_s, cpu_us, split.per_spawn(n)
 

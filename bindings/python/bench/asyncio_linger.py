@@ -18,6 +18,8 @@ import statistics as st
 import sys
 import time
 
+from asyncio_bench import spawn_and_wait
+
 import fastspawn.asyncio as fa
 from fastspawn import _fastspawn
 
@@ -36,14 +38,8 @@ fa._LoopSpawner._drain = counted_drain
 async def throughput(m, child, k, n):
     sem = asyncio.Semaphore(k)
 
-    async def one():
-        async with sem:
-            p = await m.create_subprocess_exec(*child)
-            if await p.wait() != 0:
-                raise SystemExit("child failed")
-
     d0, r0, t0 = drains[0], resource.getrusage(resource.RUSAGE_THREAD), time.perf_counter()
-    await asyncio.gather(*[one() for _ in range(n)])
+    await asyncio.gather(*[spawn_and_wait(m, child, sem) for _ in range(n)])
     dt, r1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_THREAD)
     loop_cpu = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
     return n / dt, loop_cpu / n * 1e6, (r1.ru_stime - r0.ru_stime) / n * 1e6, (drains[0] - d0) / n

@@ -26,6 +26,8 @@ import statistics as st
 import sys
 import time
 
+from asyncio_bench import spawn_and_wait
+
 import fastspawn.asyncio as fa
 from fastspawn import _fastspawn
 
@@ -70,12 +72,6 @@ def threads(loop_tid):
 async def throughput(m, child, k, n):
     sem = asyncio.Semaphore(k)
 
-    async def one():
-        async with sem:
-            p = await m.create_subprocess_exec(*child)
-            if await p.wait() != 0:
-                raise SystemExit("child failed")
-
     loop_tid = threading_tid()
     s0, c0, m0 = (
         resource.getrusage(resource.RUSAGE_SELF),
@@ -83,7 +79,7 @@ async def throughput(m, child, k, n):
         machine(),
     )
     l0, th0, t0 = resource.getrusage(resource.RUSAGE_THREAD), threads(loop_tid), time.perf_counter()
-    await asyncio.gather(*[one() for _ in range(n)])
+    await asyncio.gather(*[spawn_and_wait(m, child, sem) for _ in range(n)])
     dt = time.perf_counter() - t0
     l1, th1 = resource.getrusage(resource.RUSAGE_THREAD), threads(loop_tid)
     s1, c1, m1 = (
