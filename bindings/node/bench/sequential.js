@@ -105,11 +105,14 @@ async function sequential(cp, stdio, n) {
   return Number(process.hrtime.bigint() - t0) / n / 1000;
 }
 
-// Every spawn() call's duration (µs), 16 children in flight.
+// Every spawn() call's duration (µs), `inFlight` children in flight, set
+// apart by whether the JS thread was preempted during the call; and the
+// spawns per second of the whole test.
 async function stall(n, inFlight = 16) {
   const calm = [];
   const preempted = [];
   let started = 0;
+  const start = process.hrtime.bigint();
   const worker = async () => {
     while (started < n) {
       started++;
@@ -123,9 +126,10 @@ async function stall(n, inFlight = 16) {
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
+  const perSecond = n / (Number(process.hrtime.bigint() - start) / 1e9);
   calm.sort((a, b) => a - b);
   preempted.sort((a, b) => a - b);
-  return { calm, preempted };
+  return { calm, preempted, perSecond };
 }
 
 async function main() {
@@ -205,7 +209,7 @@ function floorLine(sleep, spin, pipe, ignore) {
   return `floor of a loop that never runs the clone (C: worker thread + eventfd, same rounds): ${part('worker asleep', sleep)}, ${part('worker spinning', spin)}; ${goal("'pipe'", 2.0, pipe)}; ${goal("'ignore'", 1.5, ignore)}`;
 }
 
-module.exports = { floorLine };
+module.exports = { cClone, floorLine, one, stall };
 
 if (require.main !== module) return;
 

@@ -18,10 +18,10 @@
 // JS thread was switched out counted apart (as bench/sequential.js does),
 // and the throughput of that run (spawns per second).
 
-const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon } = require('../lib/native');
-const { arg, NOOP, C_PEER, median, percentile } = require('./args');
+const { arg, NOOP, median, percentile } = require('./args');
+const { cClone, one, stall } = require('./sequential');
 
 const N = arg('n', 300);
 const ROUNDS = arg('rounds', 7);
@@ -35,57 +35,18 @@ function parseSetting(text) {
   return { spin: Number(m[1]), poll: m[2] === 'p', linger: m[3] === undefined ? null : Number(m[4]) };
 }
 
-function cClone(n) {
-  const out = nodeCp.execFileSync(C_PEER, ['--runner', 'c-clone', '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {
-    encoding: 'utf8',
-  });
-  return JSON.parse(out).total_ns / n / 1000;
-}
-
-function one(stdio) {
-  return new Promise((resolve, reject) => {
-    const child = fastspawn.spawn(NOOP, [], { stdio });
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-}
-
 function cpuUs() {
   const u = process.cpuUsage();
   return u.user + u.system;
 }
 
 async function sequential(stdio, n) {
-  for (let i = 0; i < 20; i++) await one(stdio);
+  for (let i = 0; i < 20; i++) await one(fastspawn, stdio);
   const c0 = cpuUs();
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await one(stdio);
+  for (let i = 0; i < n; i++) await one(fastspawn, stdio);
   const wall = Number(process.hrtime.bigint() - t0) / n / 1000;
   return { wall, cpu: (cpuUs() - c0) / n };
-}
-
-// Every spawn() call's duration (µs) with `inFlight` children in flight.
-async function stall(n, inFlight) {
-  const calm = [];
-  let preempted = 0;
-  let started = 0;
-  const t0 = process.hrtime.bigint();
-  const worker = async () => {
-    while (started < n) {
-      started++;
-      const before = addon.threadSwitches();
-      const s0 = process.hrtime.bigint();
-      const child = fastspawn.spawn(NOOP, [], { stdio: 'ignore' });
-      const s1 = process.hrtime.bigint();
-      if (addon.threadSwitches() === before) calm.push(Number(s1 - s0) / 1000);
-      else preempted++;
-      await new Promise((resolve) => child.on('close', resolve));
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  const perSecond = n / (Number(process.hrtime.bigint() - t0) / 1e9);
-  calm.sort((a, b) => a - b);
-  return { calm, preempted, perSecond };
 }
 
 function apply(setting, defaults) {
@@ -124,7 +85,7 @@ async function main() {
     console.log(`one spawn() call, ${IN_FLIGHT} in flight ('ignore'), ${STALL_N} calls per round, not preempted (all rounds pooled):`);
     for (const [i, text] of SETTINGS.entries()) {
       const calm = rows[i].stall.flatMap((s) => s.calm).sort((a, b) => a - b);
-      const preempted = rows[i].stall.reduce((sum, s) => sum + s.preempted, 0);
+      const preempted = rows[i].stall.reduce((sum, s) => sum + s.preempted.length, 0);
       const rate = median(rows[i].stall.map((s) => s.perSecond));
       console.log(
         `${text.padEnd(8)} p50 ${percentile(calm, 50).toFixed(1)} µs, p99 ${percentile(calm, 99).toFixed(1)} µs (${calm.length} calls, ${preempted} preempted); ${rate.toFixed(0)} spawns/s (median of the rounds)`,
