@@ -110,6 +110,16 @@ pub fn paired_rounds(
     Rounds::of(&round_ratios(&side, &base, ratio))
 }
 
+/// Issue 10's gap split by the C loop doing the kernel work of fastspawn's
+/// default child (`c-clone3-same-work`), throughput ratios round by round:
+/// that loop against the bare C clone loop (what the child's work costs)
+/// and fastspawn-auto against that loop (what fastspawn's own code costs).
+pub fn same_work_split(ms: &[Measurement], params: &[(&str, &str)]) -> Option<(f64, f64)> {
+    let (work, _, _) = paired(ms, "c-clone3-same-work", "c-clone", params)?;
+    let (own, _, _) = paired(ms, "fastspawn-auto", "c-clone3-same-work", params)?;
+    Some((work, own))
+}
+
 /// `ratio(side, base)` of each round in which both sides measured something.
 pub fn round_ratios(side: &[f64], base: &[f64], ratio: impl Fn(f64, f64) -> f64) -> Vec<f64> {
     side.iter()

@@ -257,9 +257,7 @@ fn same_work_line(ms: &[Measurement]) -> Option<String> {
     let per_n: Vec<String> = values(ms, "count")
         .iter()
         .filter_map(|n| {
-            let (work, _, _) = table::paired(ms, "c-clone3-same-work", "c-clone", &[("count", n)])?;
-            let (own, _, _) =
-                table::paired(ms, "fastspawn-auto", "c-clone3-same-work", &[("count", n)])?;
+            let (work, own) = table::same_work_split(ms, &[("count", n)])?;
             Some(format!("N={n} {work:.2}x / {own:.2}x"))
         })
         .collect();

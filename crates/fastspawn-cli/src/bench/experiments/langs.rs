@@ -160,9 +160,7 @@ impl Experiment for Langs {
                 "fastspawn-auto throughput vs raw C clone loop: {r:.3}x of the medians{rounds} (goal >= 0.97)"
             ));
         }
-        let work = table::paired(ms, "c-clone3-same-work", "c-clone", &[]);
-        let own = table::paired(ms, "fastspawn-auto", "c-clone3-same-work", &[]);
-        if let (Some((work, _, _)), Some((own, _, _))) = (work, own) {
+        if let Some((work, own)) = table::same_work_split(ms, &[]) {
             lines.push(format!(
                 "where the gap lies, round by round: the C clone3 loop doing the kernel work of fastspawn's default child against the bare C clone loop {work:.3}x; fastspawn-auto against that loop {own:.3}x (throughput)"
             ));
