@@ -176,6 +176,22 @@ if msg=$("$OUT/c-peer" --runner c-clone3-contained --mode wait --n 1 --warmup 0 
 		fail "c-clone3-contained: the child's cgroup (${cg:-none} in: $got) is not the peer's own, or is left behind"
 	fi
 	check error c-peer c-clone3-contained wait 1 --cgroup-parent /nonexistent -- "$CHILD"
+	# A run that fails (here: the child cannot be exec'd) removes its
+	# cgroup too: none is left under the parent the peer picked.
+	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	for r in c-clone3-contained c-clone3-contained-reads; do
+		for mode in wait spawn; do
+			before=$(find "$mnt$own" -maxdepth 1 -name 'c-peer-*' | wc -l)
+			"$OUT/c-peer" --runner "$r" --mode "$mode" --n 3 --warmup 0 -- "$MISSING" >/dev/null 2>&1
+			after=$(find "$mnt$own" -maxdepth 1 -name 'c-peer-*' | wc -l)
+			if [ "$after" -le "$before" ]; then
+				pass
+			else
+				fail "$r --mode $mode: a failed run left its cgroup under $mnt$own ($before c-peer-* before, $after after)"
+			fi
+		done
+	done
 else
 	echo "note: c-clone3-contained not checked: no writable cgroup v2 here ($msg)"
 fi

@@ -113,14 +113,32 @@ static void usage(const char *why)
 	exit(2);
 }
 
-/* Reports a failure and exits 1, after reaping every child still around. */
+/*
+ * Removes c-clone3-contained's cgroup once every child is reaped. The
+ * cgroup is empty then, or about to be: the kernel may still be finishing
+ * the last exit (EBUSY), hence the retries. Returns 0, or -1 with errno.
+ */
+static int remove_cgroup(void)
+{
+	for (int i = 0; cgroup_path[0] && rmdir(cgroup_path) < 0; i++) {
+		if (errno != EBUSY || i == 1000)
+			return -1;
+		usleep(1000);
+	}
+	cgroup_path[0] = 0;
+	return 0;
+}
+
+/* Reports a failure and exits 1, after reaping every child still around
+ * and removing the cgroup (a failed run leaves nothing behind either). */
 static void die(const char *step, int err)
 {
 	fprintf(stderr, "%s: %s: %s\n", runner_name, step, strerror(err));
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
-	if (cgroup_path[0])
-		rmdir(cgroup_path);
+	if (remove_cgroup() < 0)
+		fprintf(stderr, "%s: rmdir %s: %s\n", runner_name,
+			cgroup_path, strerror(errno));
 	exit(1);
 }
 
@@ -398,6 +416,9 @@ static void reap(pid_t pid)
 			" (exec failed?)" : "");
 		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 			;
+		if (remove_cgroup() < 0)
+			fprintf(stderr, "%s: rmdir %s: %s\n", runner_name,
+				cgroup_path, strerror(errno));
 		exit(1);
 	}
 }
@@ -638,15 +659,10 @@ int main(int argc, char **argv)
 		printf("]");
 	}
 	printf("}\n");
-	/* Every child is reaped, so the cgroup is empty, or about to be: the
-	 * kernel may still be finishing the last exit (EBUSY), hence retries. */
-	for (int i = 0; cgroup_path[0] && rmdir(cgroup_path) < 0; i++) {
-		if (errno != EBUSY || i == 1000) {
-			fprintf(stderr, "%s: rmdir %s: %s\n", runner_name,
-				cgroup_path, strerror(errno));
-			return 1;
-		}
-		usleep(1000);
+	if (remove_cgroup() < 0) {
+		fprintf(stderr, "%s: rmdir %s: %s\n", runner_name,
+			cgroup_path, strerror(errno));
+		return 1;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
