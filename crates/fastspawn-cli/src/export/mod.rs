@@ -153,29 +153,44 @@ mod tests {
         let run: Run = serde_json::from_str(&raw).unwrap();
         let out = std::env::temp_dir().join(format!("fastspawn-redraw-{}", std::process::id()));
         write_all(&run, &out).unwrap();
-        let mut files: Vec<String> = std::fs::read_dir(&out)
+        // Compared first, removed next, asserted last: a failing run leaves
+        // no directory behind either.
+        let differs = redrawn_differs(&committed, &out, &raw);
+        std::fs::remove_dir_all(&out).unwrap();
+        if let Some(why) = differs {
+            panic!("{why}");
+        }
+    }
+
+    /// Why the run redrawn into `out` differs from the committed one, if it does.
+    fn redrawn_differs(
+        committed: &std::path::Path,
+        out: &std::path::Path,
+        raw: &str,
+    ) -> Option<String> {
+        let mut files: Vec<String> = std::fs::read_dir(out)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         files.sort();
-        assert_eq!(
-            files,
-            [
-                "SETUP.md",
-                "async.svg",
-                "count.svg",
-                "env.svg",
-                "fds.svg",
-                "http.svg",
-                "langs.svg",
-                "parallel.svg",
-                "path.svg",
-                "raw.json",
-                "report.md",
-                "rss.svg",
-                "tlpi.svg"
-            ]
-        );
+        let want_files = [
+            "SETUP.md",
+            "async.svg",
+            "count.svg",
+            "env.svg",
+            "fds.svg",
+            "http.svg",
+            "langs.svg",
+            "parallel.svg",
+            "path.svg",
+            "raw.json",
+            "report.md",
+            "rss.svg",
+            "tlpi.svg",
+        ];
+        if files != want_files {
+            return Some(format!("the redrawn files {files:?}, want {want_files:?}"));
+        }
         for file in files.iter().filter(|f| *f != "raw.json") {
             let want = std::fs::read_to_string(committed.join(file)).unwrap();
             let got = std::fs::read_to_string(out.join(file)).unwrap();
@@ -185,18 +200,17 @@ mod tests {
                     .zip(want.lines())
                     .position(|(g, w)| g != w)
                     .unwrap_or(got.lines().count().min(want.lines().count()));
-                panic!(
+                return Some(format!(
                     "{file} differs from the committed one at line {}:\n got: {:?}\nwant: {:?}",
                     line + 1,
                     got.lines().nth(line),
                     want.lines().nth(line)
-                );
+                ));
             }
         }
         let written: Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("raw.json")).unwrap()).unwrap();
-        let original: Value = serde_json::from_str(&raw).unwrap();
-        same_json(&written, &original, "raw.json").unwrap();
-        std::fs::remove_dir_all(&out).unwrap();
+        let original: Value = serde_json::from_str(raw).unwrap();
+        same_json(&written, &original, "raw.json").err()
     }
 }
