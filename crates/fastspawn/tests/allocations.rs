@@ -57,7 +57,7 @@ fn allocations() -> u64 {
 
 /// The allocations per spawn+wait of `cmd` on this thread, after a few
 /// spawns that let it prepare and cache what it keeps.
-fn per_spawn(what: &str, cmd: &mut Command, run: fn(&mut Command)) -> f64 {
+fn per_spawn(what: &str, cmd: &mut Command, run: Run) -> f64 {
     for _ in 0..3 {
         run(cmd);
     }
@@ -70,6 +70,9 @@ fn per_spawn(what: &str, cmd: &mut Command, run: fn(&mut Command)) -> f64 {
     println!("{what}: {per} allocations per spawn+wait");
     per
 }
+
+/// How a case runs its command to the end.
+type Run = fn(&mut Command);
 
 fn spawn_wait(cmd: &mut Command) {
     let status = cmd.spawn().expect("spawn").wait().expect("wait");
@@ -90,7 +93,7 @@ fn true_path() -> &'static str {
 #[test]
 fn a_prepared_command_spawns_and_waits_without_allocating() {
     let nofile = 1024;
-    let cases: Vec<(&str, Command, fn(&mut Command))> = vec![
+    let cases: Vec<(&str, Command, Run)> = vec![
         (
             "absolute path, spawn + wait",
             Command::new(true_path()),
