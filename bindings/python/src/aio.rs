@@ -232,7 +232,15 @@ impl Waiter {
         let status = {
             let mut locked = lock_child(&child);
             match locked.try_wait() {
-                Ok(Some(status)) => status.into_raw(),
+                Ok(Some(status)) => {
+                    // Out of the epoll here, on this thread: the close of
+                    // the pidfd, when its `Process` is freed on the loop's
+                    // thread, then has no epoll entry to remove.
+                    if let Some(pidfd) = locked.pidfd() {
+                        let _ = epoll::delete(&self.epoll, pidfd);
+                    }
+                    status.into_raw()
+                }
                 Ok(None) => {
                     // Not an exit after all: armed again.
                     if let Some(pidfd) = locked.pidfd() {
@@ -513,10 +521,11 @@ impl Spawner {
     /// for its exit to a weak reference to its `Process`; `process` is the
     /// `Process` class. A finished spawn's future (popped from `pending`)
     /// gets its `Process`, made here: `_child`, `pid`, `pidfd`, `engine`,
-    /// `_loop` set, and `returncode` when its exit came in the same batch
-    /// (a short child the spawner thread reaped while lingering, or one the
-    /// waiter reaped before this call), else registered in `processes` (or,
-    /// without a pidfd, `_watch_on_thread()` called). A failed spawn's
+    /// `_loop`, `_waiters` (empty) and `returncode` set, the latter to None
+    /// unless its exit came in the same batch (a short child the spawner
+    /// thread reaped while lingering, or one the waiter reaped before this
+    /// call); a running child is registered in `processes` (or, without a
+    /// pidfd, `_watch_on_thread()` is called). A failed spawn's
     /// future gets its exception. A spawn nobody awaits any more (no future,
     /// or a done one) has its child killed and reaped. An exit sets the
     /// `returncode` of its `Process` (255 for a child reaped elsewhere, as
@@ -630,9 +639,12 @@ fn resolve_spawn(
         intern!(py, "_loop"),
         future.call_method0(intern!(py, "get_loop"))?,
     )?;
+    p.setattr(intern!(py, "_waiters"), PyTuple::empty(py))?;
+    let code = exit.map(exit_code);
+    p.setattr(intern!(py, "returncode"), code)?;
     match (exit, pidfd) {
         // It exited already; the waiter never saw it.
-        (Some(status), _) => p.setattr(intern!(py, "returncode"), exit_code(status))?,
+        (Some(_), _) => {}
         (None, Some(_)) => processes.set_item(key, PyWeakrefReference::new(&p)?)?,
         // No pidfds (Linux < 5.3): a thread waits.
         (None, None) => {
