@@ -33,7 +33,7 @@ use rustix::event::{EventfdFlags, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use crate::child::Child;
-use crate::spawn::{Built, Names, Request, build, simple_command};
+use crate::spawn::{Built, Names, Request, build, simple_argv, simple_command_of};
 
 type SharedChild = Arc<Mutex<fastspawn::Child>>;
 
@@ -424,8 +424,17 @@ pub struct Spawner {
 
 struct Pending {
     token: u64,
-    cmd: fastspawn::Command,
+    cmd: Cmd,
     names: Names,
+}
+
+/// A queued request: built by the loop (`submit`), or the arguments of the
+/// common call, whose command the spawner thread builds (`submit_args`:
+/// the loop's thread then makes no allocation for the command, and frees
+/// none of the spawner threads' memory).
+enum Cmd {
+    Built(Box<fastspawn::Command>),
+    Args(Vec<std::ffi::OsString>),
 }
 
 #[pymethods]
@@ -458,7 +467,7 @@ impl Spawner {
     /// close its own as soon as this returns.
     fn submit(&self, request: Request<'_>) -> PyResult<i64> {
         let Built { cmd, names, .. } = build(request)?;
-        Ok(self.queue(cmd, names))
+        Ok(self.queue(Cmd::Built(Box::new(cmd)), names))
     }
 
     /// Hands every queued request to the pool's spawner threads. Apart
@@ -475,18 +484,19 @@ impl Spawner {
     }
 
     /// `submit` for the common call, `create_subprocess_exec(program,
-    /// *args)` without keywords: `args` (a tuple, program first) made into
-    /// a command by [`simple_command`] (encoded as `os.fsencode` does, the
-    /// audit event, what `subprocess.Popen` does by default), the same as
-    /// `Popen(args)`'s one native call. Queues nothing and returns 0 when
+    /// *args)` without keywords: `args` (a tuple, program first) checked,
+    /// encoded (as `os.fsencode` does) and audited by [`simple_argv`]; the
+    /// spawner thread makes the command (what `subprocess.Popen` does by
+    /// default, [`simple_command_of`]), the same as `Popen(args)`'s one
+    /// native call. Queues nothing and returns 0 when
     /// an argument is not a `str` or `bytes`, cannot be encoded or holds a
     /// NUL byte: the caller then takes the general path, which raises what
     /// CPython raises. Else the token, as `submit` returns it.
     fn submit_args(&self, args: &Bound<'_, PyTuple>) -> PyResult<i64> {
-        let Some((cmd, names)) = simple_command(args.as_any())? else {
+        let Some((argv, names)) = simple_argv(args.as_any())? else {
             return Ok(0);
         };
-        Ok(self.queue(cmd, names))
+        Ok(self.queue(Cmd::Args(argv), names))
     }
 
     /// Gives up on the spawn of `token`: a child it started is killed and
@@ -695,7 +705,7 @@ impl Spawner {
 
     /// Queues `cmd` for the next `flush` under a new token: the token,
     /// negated when the queue was empty (the caller schedules the flush).
-    fn queue(&self, cmd: fastspawn::Command, names: Names) -> i64 {
+    fn queue(&self, cmd: Cmd, names: Names) -> i64 {
         // Tokens stay below 2**63: one per spawn.
         let token = self.tokens.fetch_add(1, Ordering::Relaxed) + 1;
         let mut pending = self.lock_pending();
@@ -706,19 +716,9 @@ impl Spawner {
 
     /// Hands `cmd` to a spawner thread; its result comes back from
     /// `drain` with `token`.
-    fn hand_over(
-        &self,
-        pool: &fastspawn::Pool,
-        token: u64,
-        mut cmd: fastspawn::Command,
-        names: Names,
-    ) {
+    fn hand_over(&self, pool: &fastspawn::Pool, token: u64, cmd: Cmd, names: Names) {
         let shared = Arc::clone(&self.shared);
         let waiter = self.waiter;
-        // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the epoll
-        // at once, and a pidfd made later would cost a `pidfd_open` and a
-        // `waitid` check on the spawner thread.
-        cmd.pidfd_at_spawn(true);
         // Every spawn runs on a spawner thread, so a pdeathsig child gets
         // its signal when the process exits, not when some thread does.
         QUEUED.fetch_add(1, Ordering::Relaxed);
@@ -726,6 +726,14 @@ impl Spawner {
         pool.run(move || {
             let _unfinished = unfinished;
             QUEUED.fetch_sub(1, Ordering::Relaxed);
+            let mut cmd = match cmd {
+                Cmd::Built(cmd) => *cmd,
+                Cmd::Args(argv) => simple_command_of(&argv),
+            };
+            // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the
+            // epoll at once, and a pidfd made later would cost a
+            // `pidfd_open` and a `waitid` check on the spawner thread.
+            cmd.pidfd_at_spawn(true);
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
             drop(cmd);
             let exited = result.as_ref().ok().and_then(linger);
