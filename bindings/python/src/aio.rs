@@ -3,11 +3,14 @@
 //! exits come back through one queue per loop and its eventfd, the only fd
 //! the loop watches (`add_reader`).
 //!
-//! The loop's cost per spawn is building the command (argv, env, dup of the
-//! fds it names) and a push on the `Spawner`'s pending list; `flush`, which
-//! the Python side runs in a `call_soon` callback of its own once per batch,
-//! hands the pending requests to the pool (its `futex` wake kept out of the
-//! spawn call). The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
+//! The loop's cost per spawn is encoding the request (for the common call
+//! the arguments only: the spawner thread builds its command; else the
+//! command, with a dup of the fds it names) and a push on the `Spawner`'s
+//! pending list; `flush`, which the Python side runs in a `call_soon`
+//! callback of its own once per batch, hands the pending requests to the
+//! pool (its `futex` wake kept out of the spawn call), unless every
+//! spawner thread has a job already: the spawn call then hands its request
+//! over itself. The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
 //! makes the pidfd), adds the pidfd to the waiter's epoll and pushes the
 //! result on the loop's queue. The waiter, one thread for the process,
 //! sleeps in that epoll; when a child's pidfd becomes readable it reaps the
@@ -705,12 +708,24 @@ impl Spawner {
 
     /// Queues `cmd` for the next `flush` under a new token: the token,
     /// negated when the queue was empty (the caller schedules the flush).
+    /// When nothing is queued and every spawner thread has a job already
+    /// (as many unfinished jobs as threads), `cmd` is handed over at once
+    /// instead: no thread sleeps that the hand-over would wake (a thread
+    /// ending its job takes the next), so no `flush` callback is needed.
     fn queue(&self, cmd: Cmd, names: Names) -> i64 {
         // Tokens stay below 2**63: one per spawn.
         let token = self.tokens.fetch_add(1, Ordering::Relaxed) + 1;
-        let mut pending = self.lock_pending();
-        pending.push(Pending { token, cmd, names });
         let signed = i64::try_from(token).unwrap_or(i64::MAX);
+        let mut pending = self.lock_pending();
+        if pending.is_empty() {
+            let pool = current_pool().1;
+            if UNFINISHED.load(Ordering::Acquire) >= pool.threads() {
+                drop(pending);
+                self.hand_over(pool, token, cmd, names);
+                return signed;
+            }
+        }
+        pending.push(Pending { token, cmd, names });
         if pending.len() == 1 { -signed } else { signed }
     }
 
