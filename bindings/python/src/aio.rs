@@ -3,11 +3,14 @@
 //! exits come back through one queue per loop and its eventfd, the only fd
 //! the loop watches (`add_reader`).
 //!
-//! The loop's cost per spawn is building the command (argv, env, dup of the
-//! fds it names) and a push on the `Spawner`'s pending list; `flush`, which
-//! the Python side runs in a `call_soon` callback of its own once per batch,
-//! hands the pending requests to the pool (its `futex` wake kept out of the
-//! spawn call). The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
+//! The loop's cost per spawn is encoding the request (for the common call
+//! the arguments only: the spawner thread builds its command; else the
+//! command, with a dup of the fds it names) and a push on the `Spawner`'s
+//! pending list; `flush`, which the Python side runs in a `call_soon`
+//! callback of its own once per batch, hands the pending requests to the
+//! pool (its `futex` wake kept out of the spawn call), unless every
+//! spawner thread has a job already: the spawn call then hands its request
+//! over itself. The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
 //! makes the pidfd), adds the pidfd to the waiter's epoll and pushes the
 //! result on the loop's queue. The waiter, one thread for the process,
 //! sleeps in that epoll; when a child's pidfd becomes readable it reaps the
@@ -26,13 +29,14 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyTuple, PyType, PyWeakrefReference};
 use rustix::event::{EventfdFlags, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use crate::child::Child;
-use crate::spawn::{Built, Names, Request, build, simple_command};
+use crate::spawn::{Built, Names, Request, build, simple_argv, simple_command_of};
 
 type SharedChild = Arc<Mutex<fastspawn::Child>>;
 
@@ -60,13 +64,6 @@ struct Shared {
     eventfd: OwnedFd,
     queue: Mutex<Queue>,
 }
-
-/// What `drain` returns per event: a spawned child, a failed spawn, an exit.
-const SPAWNED: u8 = 0;
-const FAILED: u8 = 1;
-const EXITED: u8 = 2;
-/// A spawned child whose exit came in the same batch.
-const SPAWNED_EXITED: u8 = 3;
 
 impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -238,7 +235,15 @@ impl Waiter {
         let status = {
             let mut locked = lock_child(&child);
             match locked.try_wait() {
-                Ok(Some(status)) => status.into_raw(),
+                Ok(Some(status)) => {
+                    // Out of the epoll here, on this thread: the close of
+                    // the pidfd, when its `Process` is freed on the loop's
+                    // thread, then has no epoll entry to remove.
+                    if let Some(pidfd) = locked.pidfd() {
+                        let _ = epoll::delete(&self.epoll, pidfd);
+                    }
+                    status.into_raw()
+                }
                 Ok(None) => {
                     // Not an exit after all: armed again.
                     if let Some(pidfd) = locked.pidfd() {
@@ -416,12 +421,23 @@ pub struct Spawner {
     waiter: &'static Waiter,
     /// Requests built but not handed to the pool yet (see `flush`).
     pending: Mutex<Vec<Pending>>,
+    /// The last token given out (tokens start at 1).
+    tokens: AtomicU64,
 }
 
 struct Pending {
     token: u64,
-    cmd: fastspawn::Command,
+    cmd: Cmd,
     names: Names,
+}
+
+/// A queued request: built by the loop (`submit`), or the arguments of the
+/// common call, whose command the spawner thread builds (`submit_args`:
+/// the loop's thread then makes no allocation for the command, and frees
+/// none of the spawner threads' memory).
+enum Cmd {
+    Built(Box<fastspawn::Command>),
+    Args(Vec<std::ffi::OsString>),
 }
 
 #[pymethods]
@@ -437,6 +453,7 @@ impl Spawner {
             }),
             waiter: Waiter::get()?,
             pending: Mutex::new(Vec::new()),
+            tokens: AtomicU64::new(0),
         })
     }
 
@@ -446,14 +463,14 @@ impl Spawner {
         self.shared.eventfd.as_raw_fd()
     }
 
-    /// Queues a spawn; its result comes back from `drain` with `token`.
+    /// Queues a spawn and returns its token (its result comes back through
+    /// `drain` under it), negated when the caller must schedule a `flush`
+    /// (none is scheduled yet): the request waits for the next `flush`.
     /// The fds the request names are duplicated now, so the caller may
-    /// close its own as soon as this returns. The request waits for the
-    /// next `flush`; true when the caller must schedule one (none is
-    /// scheduled yet).
-    fn submit(&self, token: u64, request: Request<'_>) -> PyResult<bool> {
+    /// close its own as soon as this returns.
+    fn submit(&self, request: Request<'_>) -> PyResult<i64> {
         let Built { cmd, names, .. } = build(request)?;
-        Ok(self.queue(token, cmd, names))
+        Ok(self.queue(Cmd::Built(Box::new(cmd)), names))
     }
 
     /// Hands every queued request to the pool's spawner threads. Apart
@@ -470,19 +487,19 @@ impl Spawner {
     }
 
     /// `submit` for the common call, `create_subprocess_exec(program,
-    /// *args)` without keywords: `args` (a tuple, program first) made into
-    /// a command by [`simple_command`] (encoded as `os.fsencode` does, the
-    /// audit event, what `subprocess.Popen` does by default), the same as
-    /// `Popen(args)`'s one native call. Queues nothing and returns 0 when
+    /// *args)` without keywords: `args` (a tuple, program first) checked,
+    /// encoded (as `os.fsencode` does) and audited by [`simple_argv`]; the
+    /// spawner thread makes the command (what `subprocess.Popen` does by
+    /// default, [`simple_command_of`]), the same as `Popen(args)`'s one
+    /// native call. Queues nothing and returns 0 when
     /// an argument is not a `str` or `bytes`, cannot be encoded or holds a
     /// NUL byte: the caller then takes the general path, which raises what
-    /// CPython raises. Else 1, or 2 when the caller must schedule a `flush`
-    /// (as `submit`).
-    fn submit_args(&self, token: u64, args: &Bound<'_, PyTuple>) -> PyResult<u8> {
-        let Some((cmd, names)) = simple_command(args.as_any())? else {
+    /// CPython raises. Else the token, as `submit` returns it.
+    fn submit_args(&self, args: &Bound<'_, PyTuple>) -> PyResult<i64> {
+        let Some((argv, names)) = simple_argv(args.as_any())? else {
             return Ok(0);
         };
-        Ok(if self.queue(token, cmd, names) { 2 } else { 1 })
+        Ok(self.queue(Cmd::Args(argv), names))
     }
 
     /// Gives up on the spawn of `token`: a child it started is killed and
@@ -510,15 +527,30 @@ impl Spawner {
         }
     }
 
-    /// Every spawn finished and every child reaped since the last call, as
-    /// `(token, kind, value)`: kind 0, `(Child, pid, pidfd, engine,
-    /// None)`; kind 3, the same with the raw wait status last, for a child
-    /// whose exit came in the same batch (a short child the spawner thread
-    /// reaped while lingering, or one the waiter reaped before this call); kind 1, the exception of a failed spawn;
-    /// kind 2, the raw wait status of an earlier spawn's child the waiter
-    /// reaped (255 << 8 for a child reaped elsewhere, as in asyncio). The
-    /// spawns come first. Its only syscall is the eventfd's read.
-    fn drain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// Hands out every spawn finished and every child reaped since the
+    /// last call (its only syscall is the eventfd's read), with no Python
+    /// frame per event. `pending` maps the token of each spawn still
+    /// awaited to its future, `processes` the token of each child watched
+    /// for its exit to a weak reference to its `Process`; `process` is the
+    /// `Process` class. A finished spawn's future (popped from `pending`)
+    /// gets its `Process`, made here: `_child`, `pid`, `pidfd`, `engine`,
+    /// `_loop`, `_waiters` (empty) and `returncode` set, the latter to None
+    /// unless its exit came in the same batch (a short child the spawner
+    /// thread reaped while lingering, or one the waiter reaped before this
+    /// call); a running child is registered in `processes` (or, without a
+    /// pidfd, `_watch_on_thread()` is called). A failed spawn's
+    /// future gets its exception. A spawn nobody awaits any more (no future,
+    /// or a done one) has its child killed and reaped. An exit sets the
+    /// `returncode` of its `Process` (255 for a child reaped elsewhere, as
+    /// in asyncio) and resolves the futures in its `_waiters`. Every event
+    /// is handled even if one raises; the first error is raised then.
+    fn drain(
+        &self,
+        py: Python<'_>,
+        pending: &Bound<'_, PyDict>,
+        processes: &Bound<'_, PyDict>,
+        process: &Bound<'_, PyType>,
+    ) -> PyResult<()> {
         // Read before the take: a push after the take writes it again.
         let _ = rustix::io::read(&self.shared.eventfd, &mut [0u8; 8]);
         let (done, exits) = {
@@ -528,38 +560,145 @@ impl Spawner {
                 std::mem::take(&mut queue.exits),
             )
         };
-        let out = PyList::empty(py);
+        let mut first_error = None;
+        let mut keep = |result: PyResult<()>| {
+            if let Err(err) = result {
+                first_error.get_or_insert(err);
+            }
+        };
         // The exits of children spawned in this batch go with their spawn.
         let mut exits: Vec<Option<(u64, i32)>> = exits.into_iter().map(Some).collect();
-        for Finished {
-            token,
-            result,
-            names,
-        } in done
-        {
-            match result {
-                Ok(child) => {
-                    let child = Child::shared(child);
-                    let (pid, pidfd, engine) = child.ids();
-                    let child = Py::new(py, child)?;
-                    let exit = exits
-                        .iter_mut()
-                        .find(|e| e.is_some_and(|(t, _)| t == token))
-                        .and_then(Option::take);
-                    let (kind, status) = match exit {
-                        Some((_, status)) => (SPAWNED_EXITED, Some(status)),
-                        None => (SPAWNED, None),
-                    };
-                    out.append((token, kind, (child, pid, pidfd, engine, status)))?;
-                }
-                Err(err) => out.append((token, FAILED, names.error(py, err).into_value(py)))?,
-            }
+        for finished in done {
+            let exit = exits
+                .iter_mut()
+                .find(|e| e.is_some_and(|(t, _)| t == finished.token))
+                .and_then(Option::take)
+                .map(|(_, status)| status);
+            keep(resolve_spawn(
+                py, finished, exit, pending, processes, process,
+            ));
         }
         for (token, status) in exits.into_iter().flatten() {
-            out.append((token, EXITED, status))?;
+            keep(resolve_exit(py, token, status, processes));
         }
-        Ok(out)
+        first_error.map_or(Ok(()), Err)
     }
+}
+
+/// `os.waitstatus_to_exitcode` of a status `waitid(WEXITED)` gave.
+fn exit_code(status: i32) -> i32 {
+    if libc::WIFSIGNALED(status) {
+        -libc::WTERMSIG(status)
+    } else {
+        libc::WEXITSTATUS(status)
+    }
+}
+
+/// Pops `key` from `dict`: its value, or None.
+fn pop<'py>(
+    dict: &Bound<'py, PyDict>,
+    key: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let value = dict.get_item(key)?;
+    if value.is_some() {
+        dict.del_item(key)?;
+    }
+    Ok(value)
+}
+
+/// `drain`'s work for one finished spawn (`exit`: its raw wait status if
+/// its exit came in the same batch).
+fn resolve_spawn(
+    py: Python<'_>,
+    finished: Finished,
+    exit: Option<i32>,
+    pending: &Bound<'_, PyDict>,
+    processes: &Bound<'_, PyDict>,
+    process: &Bound<'_, PyType>,
+) -> PyResult<()> {
+    let Finished {
+        token,
+        result,
+        names,
+    } = finished;
+    let key = token.into_pyobject(py)?;
+    let future = match pop(pending, key.as_any())? {
+        Some(f) if !f.call_method0(intern!(py, "done"))?.is_truthy()? => Some(f),
+        _ => None,
+    };
+    let Some(future) = future else {
+        // The awaiting task was cancelled: nobody will own this child.
+        if let Ok(child) = result {
+            py.detach(|| discard(&child));
+        }
+        return Ok(());
+    };
+    let child = match result {
+        Ok(child) => child,
+        Err(err) => {
+            let err = names.error(py, err).into_value(py);
+            future.call_method1(intern!(py, "set_exception"), (err,))?;
+            return Ok(());
+        }
+    };
+    let child = Child::shared(child);
+    let (pid, pidfd, engine) = child.ids();
+    let p = process.call0()?;
+    p.setattr(intern!(py, "_child"), Py::new(py, child)?)?;
+    p.setattr(intern!(py, "pid"), pid)?;
+    p.setattr(intern!(py, "pidfd"), pidfd)?;
+    p.setattr(intern!(py, "engine"), engine)?;
+    p.setattr(
+        intern!(py, "_loop"),
+        future.call_method0(intern!(py, "get_loop"))?,
+    )?;
+    p.setattr(intern!(py, "_waiters"), PyTuple::empty(py))?;
+    let code = exit.map(exit_code);
+    p.setattr(intern!(py, "returncode"), code)?;
+    match (exit, pidfd) {
+        // It exited already; the waiter never saw it.
+        (Some(_), _) => {}
+        (None, Some(_)) => processes.set_item(key, PyWeakrefReference::new(&p)?)?,
+        // No pidfds (Linux < 5.3): a thread waits.
+        (None, None) => {
+            p.call_method0(intern!(py, "_watch_on_thread"))?;
+        }
+    }
+    future.call_method1(intern!(py, "set_result"), (p,))?;
+    Ok(())
+}
+
+/// `drain`'s work for one exit: the `Process` of `token`, if it is still
+/// alive, gets its `returncode` (unless it has one: `poll` saw the exit
+/// first), and the futures of its `wait` calls get it.
+fn resolve_exit(
+    py: Python<'_>,
+    token: u64,
+    status: i32,
+    processes: &Bound<'_, PyDict>,
+) -> PyResult<()> {
+    let key = token.into_pyobject(py)?;
+    let Some(reference) = pop(processes, key.as_any())? else {
+        return Ok(());
+    };
+    let p = reference.call0()?;
+    if p.is_none() || !p.getattr(intern!(py, "returncode"))?.is_none() {
+        return Ok(());
+    }
+    let code = exit_code(status);
+    p.setattr(intern!(py, "returncode"), code)?;
+    let waiters = p.getattr(intern!(py, "_waiters"))?;
+    if !waiters.is_truthy()? {
+        return Ok(());
+    }
+    p.setattr(intern!(py, "_waiters"), PyTuple::empty(py))?;
+    for waiter in waiters.try_iter()? {
+        let waiter = waiter?;
+        if !waiter.call_method0(intern!(py, "done"))?.is_truthy()? {
+            waiter.call_method1(intern!(py, "set_result"), (code,))?;
+        }
+    }
+    Ok(())
 }
 
 impl Spawner {
@@ -567,29 +706,34 @@ impl Spawner {
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues `cmd` for the next `flush`; true when the queue was empty
-    /// (the caller schedules the flush).
-    fn queue(&self, token: u64, cmd: fastspawn::Command, names: Names) -> bool {
+    /// Queues `cmd` for the next `flush` under a new token: the token,
+    /// negated when the queue was empty (the caller schedules the flush).
+    /// When nothing is queued and every spawner thread has a job already
+    /// (as many unfinished jobs as threads), `cmd` is handed over at once
+    /// instead: no thread sleeps that the hand-over would wake (a thread
+    /// ending its job takes the next), so no `flush` callback is needed.
+    fn queue(&self, cmd: Cmd, names: Names) -> i64 {
+        // Tokens stay below 2**63: one per spawn.
+        let token = self.tokens.fetch_add(1, Ordering::Relaxed) + 1;
+        let signed = i64::try_from(token).unwrap_or(i64::MAX);
         let mut pending = self.lock_pending();
+        if pending.is_empty() {
+            let pool = current_pool().1;
+            if UNFINISHED.load(Ordering::Acquire) >= pool.threads() {
+                drop(pending);
+                self.hand_over(pool, token, cmd, names);
+                return signed;
+            }
+        }
         pending.push(Pending { token, cmd, names });
-        pending.len() == 1
+        if pending.len() == 1 { -signed } else { signed }
     }
 
     /// Hands `cmd` to a spawner thread; its result comes back from
     /// `drain` with `token`.
-    fn hand_over(
-        &self,
-        pool: &fastspawn::Pool,
-        token: u64,
-        mut cmd: fastspawn::Command,
-        names: Names,
-    ) {
+    fn hand_over(&self, pool: &fastspawn::Pool, token: u64, cmd: Cmd, names: Names) {
         let shared = Arc::clone(&self.shared);
         let waiter = self.waiter;
-        // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the epoll
-        // at once, and a pidfd made later would cost a `pidfd_open` and a
-        // `waitid` check on the spawner thread.
-        cmd.pidfd_at_spawn(true);
         // Every spawn runs on a spawner thread, so a pdeathsig child gets
         // its signal when the process exits, not when some thread does.
         QUEUED.fetch_add(1, Ordering::Relaxed);
@@ -597,6 +741,14 @@ impl Spawner {
         pool.run(move || {
             let _unfinished = unfinished;
             QUEUED.fetch_sub(1, Ordering::Relaxed);
+            let mut cmd = match cmd {
+                Cmd::Built(cmd) => *cmd,
+                Cmd::Args(argv) => simple_command_of(&argv),
+            };
+            // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the
+            // epoll at once, and a pidfd made later would cost a
+            // `pidfd_open` and a `waitid` check on the spawner thread.
+            cmd.pidfd_at_spawn(true);
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
             drop(cmd);
             let exited = result.as_ref().ok().and_then(linger);

@@ -291,6 +291,13 @@ pub fn build(req: Request<'_>) -> PyResult<Built> {
 /// encoded or holds a NUL byte, or `args` is empty or another type: the
 /// caller then takes the general path, which raises what CPython raises.
 pub fn simple_command(args: &Bound<'_, PyAny>) -> PyResult<Option<(Command, Names)>> {
+    Ok(simple_argv(args)?.map(|(argv, names)| (simple_command_of(&argv), names)))
+}
+
+/// The checks, encoding and audit event of [`simple_command`], without
+/// building the command: the encoded arguments (program first), for
+/// [`simple_command_of`] on another thread.
+pub fn simple_argv(args: &Bound<'_, PyAny>) -> PyResult<Option<(Vec<OsString>, Names)>> {
     let seq = if args.is_exact_instance_of::<PyList>() || args.is_exact_instance_of::<PyTuple>() {
         args.cast::<PySequence>()?
     } else {
@@ -317,9 +324,9 @@ pub fn simple_command(args: &Bound<'_, PyAny>) -> PyResult<Option<(Command, Name
         }
         argv.push(encoded);
     }
-    let Some(program) = argv.first() else {
+    if argv.is_empty() {
         return Ok(None);
-    };
+    }
     // The audit event `subprocess.Popen`, as the general path's `_start`
     // raises it (with a list of the arguments as given), once the call is
     // known to be spawned here.
@@ -339,11 +346,18 @@ pub fn simple_command(args: &Bound<'_, PyAny>) -> PyResult<Option<(Command, Name
             py.None(),
         ),
     )?;
+    Ok(Some((argv, Names::program(py, program_name.unbind()))))
+}
+
+/// The command of [`simple_command`] for `argv` as [`simple_argv`] gave
+/// it (not empty).
+pub fn simple_command_of(argv: &[OsString]) -> Command {
+    let program = &argv[0];
     let mut cmd = Command::new(program);
     cmd.arg0(program);
     cmd.args(&argv[1..]);
     cmd.signal_default(&[libc::SIGXFSZ]);
-    Ok(Some((cmd, Names::program(py, program_name.unbind()))))
+    cmd
 }
 
 /// `Popen(args)` with every other argument at its default, in one call:

@@ -330,30 +330,66 @@ def test_a_spawn_cancelled_after_its_process_was_made_leaves_no_child(monkeypatc
 def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
     # The spawn call queues the request; the hand-over to the spawner
     # threads is the flush callback's. Cancelled in between: no child.
-    spawner = _fastspawn.Spawner()
-    kids = children()
-    assert spawner.submit_args(0, ("sleep", "10")) == 2  # 2: schedule a flush
-    assert spawner.submit_args(1, ("sh", "-c", "exit 4")) == 1  # one is scheduled
-    spawner.cancel(0)
-    spawner.flush()
-    drained = []
-    for _ in range(500):
-        drained += spawner.drain()
-        if drained and (drained[-1][1] in (2, 3)):
-            break
-        time.sleep(0.01)
-    # The spawn, then the exit: in one record (kind 3) when the exit came in
-    # the same batch, else in two (kinds 0 and 2).
-    kinds = [(token, kind) for token, kind, _ in drained]
-    child, pid, pidfd, engine, status = drained[0][2]
-    if kinds != [(1, 3)]:
-        assert kinds == [(1, 0), (1, 2)]
-        assert status is None
-        status = drained[1][2]
-    assert (pid, pidfd, engine) == (child.pid, child.pidfd, child.engine)
-    assert status == 4 << 8
-    assert child.poll() == 4 << 8
-    assert children() == kids
+    async def run():
+        loop = asyncio.get_running_loop()
+        spawner = _fastspawn.Spawner()
+        kids = children()
+        first = spawner.submit_args(("sleep", "10"))
+        second = spawner.submit_args(("sh", "-c", "exit 4"))
+        assert first < 0  # negated: the caller schedules a flush
+        assert second == -first + 1  # one is scheduled already
+        spawner.cancel(-first)
+        spawner.flush()
+        future = loop.create_future()
+        pending, processes = {second: future}, {}
+        for _ in range(500):
+            spawner.drain(pending, processes, fa.Process)
+            if future.done() and future.result().returncode is not None:
+                break
+            if future.done():
+                # The spawn came, its exit not yet: its Process is watched.
+                assert list(processes) == [second]
+                assert processes[second]() is future.result()
+            await asyncio.sleep(0.01)
+        p = future.result()
+        assert pending == {} and processes == {}
+        assert (p.pid, p.pidfd, p.engine) == (p._child.pid, p._child.pidfd, p._child.engine)
+        assert p.returncode == 4
+        assert p._child.poll() == 4 << 8
+        assert await p.wait() == 4
+        assert children() == kids
+
+    asyncio.run(run())
+
+
+def test_the_drain_resolves_a_failed_spawn_and_a_waited_exit(no_leaks):
+    # What the extension's drain does per event: a failed spawn's future
+    # gets its exception; an exit after the spawn sets returncode and
+    # resolves every waiter (a wait() made before it came).
+    async def run():
+        loop = asyncio.get_running_loop()
+        spawner = _fastspawn.Spawner()
+        missing = spawner.submit_args(("/nonexistent/fastspawn-test",))
+        slow = spawner.submit_args(("sleep", "0.3"))
+        spawner.flush()
+        failed, spawned = loop.create_future(), loop.create_future()
+        pending, processes = {abs(missing): failed, abs(slow): spawned}, {}
+        waits = []
+        for _ in range(500):
+            spawner.drain(pending, processes, fa.Process)
+            if spawned.done() and not waits:
+                p = spawned.result()
+                assert p.returncode is None
+                waits = [asyncio.ensure_future(p.wait()) for _ in range(2)]
+            if waits and p.returncode is not None:
+                break
+            await asyncio.sleep(0.01)
+        with pytest.raises(FileNotFoundError):
+            failed.result()
+        assert await asyncio.gather(*waits) == [0, 0]
+        assert p.returncode == 0 and p._waiters == ()
+
+    asyncio.run(run())
 
 
 @pytest.mark.parametrize("threads, spin_us", [(None, 0), (None, 300), (0, 50), (1, 50)])

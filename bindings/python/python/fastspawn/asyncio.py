@@ -27,9 +27,9 @@ spawner thread.
 """
 
 import asyncio
-import itertools
 import os
 import subprocess as _std
+import types
 import weakref
 from asyncio import get_running_loop as _get_running_loop
 from asyncio import streams
@@ -53,6 +53,11 @@ __all__ = ["create_subprocess_exec", "create_subprocess_shell", "Process", "PIPE
 
 _DEFAULT_LIMIT = 2**16
 
+# asyncio's own loops make a future as Future(loop=loop): called directly,
+# without create_future's Python frame (~1.5 µs of each spawn call).
+_Future = asyncio.Future
+_base_create_future = asyncio.BaseEventLoop.create_future
+
 
 class _LoopSpawner:
     """The spawner of one event loop: submits requests, makes the ``Process``
@@ -67,31 +72,21 @@ class _LoopSpawner:
         # Process is made by the drain that brings its spawn, so an exit
         # that comes in a later drain always finds it here.
         self._processes = {}
-        self._tokens = itertools.count()
         self._flush = self._spawner.flush  # scheduled with call_soon, no frame of ours
+        self._native_drain = self._spawner.drain
+        self._plain_futures = type(loop).create_future is _base_create_future
         loop.add_reader(self._spawner.fileno(), self._drain)
 
     # A submitted request waits in the extension for _flush, a callback of
     # its own (call_soon, once per batch), which hands it to the spawner
     # threads: the hand-over's futex wake is then not part of the spawn
-    # call's hold of the loop.
+    # call's hold of the loop. The extension gives out the tokens: negated
+    # when the caller must schedule that _flush.
 
     def submit(self, loop, start_args):
-        token = next(self._tokens)
-        future = loop.create_future()
-        if _start(lambda request: self._spawner.submit(token, request), *start_args):
-            loop.call_soon(self._flush)
-        self._pending[token] = future
-        return token, future
-
-    def submit_args(self, loop, args):
-        """``submit`` for ``create_subprocess_exec(*args)`` without keywords
-        (``args`` a tuple); None when an argument needs the general path."""
-        token = next(self._tokens)
-        queued = self._spawner.submit_args(token, args)
-        if not queued:
-            return None
-        if queued == 2:
+        token = _start(self._spawner.submit, *start_args)
+        if token < 0:
+            token = -token
             loop.call_soon(self._flush)
         future = self._pending[token] = loop.create_future()
         return token, future
@@ -109,25 +104,9 @@ class _LoopSpawner:
             self._spawner.cancel(token)
 
     def _drain(self):
-        # A spawn's future gets its Process, made here: exited already when
-        # its exit came in the same batch (kind 3), else (kind 0) watched
-        # for the exit that a later drain brings (kind 2).
-        for token, kind, value in self._spawner.drain():
-            if kind == 2:  # an exit (the child was reaped)
-                ref = self._processes.pop(token, None)
-                process = None if ref is None else ref()
-                if process is not None:
-                    process._exited(value)
-                continue
-            future = self._pending.pop(token, None)
-            if future is None or future.done():
-                # The awaiting task was cancelled: nobody will own this child.
-                if kind != 1:
-                    _abandon(value[0])
-            elif kind == 1:
-                future.set_exception(value)
-            else:
-                future.set_result(Process(value, future.get_loop(), self, token))
+        # The extension makes each finished spawn's Process and resolves its
+        # future, and hands each exit to its Process (see Spawner.drain).
+        self._native_drain(self._pending, self._processes, Process)
 
 
 _spawners = weakref.WeakKeyDictionary()
@@ -210,28 +189,20 @@ class Process:
     """A child started by ``create_subprocess_exec``/``_shell``, with
     ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
 
-    # Defaults for the instances (immutable values only).
+    # The extension's drain makes each Process and sets its slots (its
+    # _waiters to ()). A Process of the common call (no pipe) gets no dict
+    # of its own: the rest are defaults for the instances (immutable values
+    # only), and __dict__ is made on the first attribute set outside them.
+    __slots__ = ("_child", "pid", "pidfd", "engine", "_loop", "returncode", "_waiters",
+                 "__dict__", "__weakref__")  # fmt: skip
     stdin = stdout = stderr = None
     _pipes_open = 0
+    _transports = types.MappingProxyType({})
 
-    def __init__(self, spawned, loop, spawner, token):
-        # spawned: what the extension's drain gave for the spawn (the Child,
-        # its pid, pidfd and engine, and its raw wait status if its exit
-        # came with it).
-        self._child, self.pid, self.pidfd, self.engine, status = spawned
-        self._loop = loop
-        self._transports = {}
-        self._waiters = []
-        if status is not None:  # it exited already; the waiter never saw it
-            self.returncode = os.waitstatus_to_exitcode(status)
-            return
-        self.returncode = None
-        child = self._child
-        if self.pidfd is not None:  # the waiter watches its pidfd
-            spawner._processes[token] = weakref.ref(self)
-        else:  # no pidfds (Linux < 5.3): a thread waits
-            waiting = loop.run_in_executor(None, child.wait)
-            waiting.add_done_callback(lambda _: self._check_exit())
+    def _watch_on_thread(self):
+        # No pidfds (Linux < 5.3): a thread of the default executor waits.
+        waiting = self._loop.run_in_executor(None, self._child.wait)
+        waiting.add_done_callback(lambda _: self._check_exit())
 
     def __repr__(self):
         return f"<{self.__class__.__name__} {self.pid}>"
@@ -260,7 +231,7 @@ class Process:
         if self.returncode is not None:
             return
         self.returncode = os.waitstatus_to_exitcode(status)
-        waiters, self._waiters = self._waiters, []
+        waiters, self._waiters = self._waiters, ()
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(self.returncode)
@@ -270,6 +241,7 @@ class Process:
 
     async def _connect(self, limit, stdin, stdout, stderr):
         loop = self._loop
+        self._transports = {}
         try:
             if stdin is not None:
                 transport, protocol = await loop.connect_write_pipe(
@@ -307,7 +279,10 @@ class Process:
         if self.returncode is not None:
             return self.returncode
         waiter = self._loop.create_future()
-        self._waiters.append(waiter)
+        if self._waiters:
+            self._waiters.append(waiter)
+        else:
+            self._waiters = [waiter]
         return await waiter
 
     def _check_alive(self):
@@ -413,10 +388,7 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
     if not kwds and stdin is None and stdout is None and stderr is None:
         # The common call: no argument to check, no pipe to make or connect.
         spawner = _spawner(loop)
-        submitted = None if shell else spawner.submit_args(loop, args)
-        if submitted is None:
-            submitted = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
-        token, future = submitted
+        token, future = spawner.submit(loop, (args, None, shell, *_DEFAULTS))
         try:
             return await future
         except BaseException:
@@ -525,9 +497,16 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         # The common call, here rather than in _create: one coroutine less.
         loop = _get_running_loop()
         spawner = _spawner(loop)
-        submitted = spawner.submit_args(loop, (program, *args))
-        if submitted is not None:
-            token, future = submitted
+        token = spawner._spawner.submit_args((program, *args))
+        if token:
+            if token < 0:
+                token = -token
+                loop.call_soon(spawner._flush)
+            if spawner._plain_futures:
+                future = _Future(loop=loop)
+            else:
+                future = loop.create_future()
+            spawner._pending[token] = future
             try:
                 return await future
             except BaseException:

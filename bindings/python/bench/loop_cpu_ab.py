@@ -1,0 +1,64 @@
+"""Two or more asyncio spawn APIs in one process, interleaved round by
+round (the order rotating): the loop thread's CPU per spawn
+(``time.thread_time``) and spawns/s at K in flight, each round's figures
+paired with the first API's. For a before/after of fastspawn.asyncio, an
+older copy of the package installed under another name (a directory
+``fastspawn_base`` with the old ``asyncio.py``, ``subprocess.py``,
+``__init__.py`` and ``_fastspawn*.so``, on PYTHONPATH): its extension
+loads beside the new one.
+
+  python bench/loop_cpu_ab.py ROUNDS M fastspawn_base,fastspawn[,asyncio] [K] -- CHILD
+"""
+
+import asyncio
+import importlib
+import statistics
+import sys
+import time
+
+from asyncio_bench import spawn_and_wait
+
+
+async def run(m, child, n, k):
+    sem = asyncio.Semaphore(k)
+    t0 = time.thread_time()
+    w0 = time.perf_counter()
+    await asyncio.gather(*[spawn_and_wait(m, child, sem) for _ in range(n)])
+    return (time.thread_time() - t0) / n * 1e6, n / (time.perf_counter() - w0)
+
+
+def main():
+    argv = sys.argv[1:]
+    child = argv[argv.index("--") + 1 :] if "--" in argv else ["true"]
+    argv = argv[: argv.index("--")] if "--" in argv else argv
+    rounds, n, names = int(argv[0]), int(argv[1]), argv[2].split(",")
+    k = int(argv[3]) if len(argv) > 3 else 16
+    impls = {
+        name: asyncio if name == "asyncio" else importlib.import_module(name + ".asyncio")
+        for name in names
+    }
+    for m in impls.values():
+        asyncio.run(run(m, child, 300, k))
+    res = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            res[name].append(asyncio.run(run(impls[name], child, n, k)))
+    for name in names:
+        cpu = statistics.median(c for c, _ in res[name])
+        rate = statistics.median(s for _, s in res[name])
+        print(f"{name:16} loop thread CPU {cpu:6.1f} µs per spawn, {rate:7.0f} spawns/s (medians)")
+    base = names[0]
+    for name in names[1:]:
+        d = sorted(b[0] - a[0] for a, b in zip(res[base], res[name]))
+        print(f"{name} - {base}: loop thread CPU, paired by round:"
+              f" median {statistics.median(d):+.1f} µs"
+              f" (quartiles {d[len(d) // 4]:+.1f} {d[3 * len(d) // 4]:+.1f})")  # fmt: skip
+    if "asyncio" in res:
+        for name in names:
+            if name != "asyncio":
+                ratio = statistics.median(b[1] / a[1] for a, b in zip(res["asyncio"], res[name]))
+                print(f"{name} / asyncio: {ratio:.2f}x (median of the rounds' ratios)")
+
+
+if __name__ == "__main__":
+    main()
