@@ -2,8 +2,9 @@
 // The addon, and the routing of its event batches to ChildProcess objects.
 //
 // The native side reports through one threadsafe function per JS thread:
-// each call hands over every record queued since the last one, as an
-// Int32Array of [kind, id, a, b] records (see src/events.rs).
+// each call takes every record queued since the last one into one
+// Int32Array of [kind, id, a, b] records, made once and reused (see
+// src/events.rs).
 
 const { locate } = require('./prebuilt');
 
@@ -56,13 +57,26 @@ function ping() {
 // many times the native side woke the JS thread).
 let batches = 0;
 
-function onEvents(batch) {
+// Where takeEvents() writes the records (grown when a batch needs more).
+let buffer = new Int32Array(256);
+
+function onEvents() {
+  let n = addon.takeEvents(buffer);
+  if (n < 0) {
+    buffer = new Int32Array(Math.max(-n, 2 * buffer.length));
+    n = addon.takeEvents(buffer);
+  }
+  const batch = buffer;
+  // Taken by an earlier call of this thread (the records of a later
+  // wake-up were in its batch).
+  if (n <= 0) return;
   batches++;
   // First every child's new state, then the events: a listener of one
   // record that looks at another child of the same batch (its pid, say)
   // finds it up to date, and never asks the native side about an id whose
-  // end it has already forgotten.
-  const n = batch.length;
+  // end it has already forgotten. (onEvents is called by the event loop
+  // only, never from a listener, so no other batch overwrites this one
+  // while it is read.)
   for (let i = 0; i < n; i += 4) {
     if (batch[i] === PONG) {
       const resolve = pongs.shift();

@@ -9,8 +9,11 @@
 //!
 //! Exports (the JS side in `lib/native.js` is the only caller):
 //!
-//! - `init(onEvents)`: once per JS thread; `onEvents(Int32Array)` gets
-//!   batches of `[kind, id, a, b]` records.
+//! - `init(onEvents)`: once per JS thread; `onEvents(count)` is called
+//!   when records are queued, and takes them with `takeEvents(buffer)`.
+//! - `takeEvents(buffer)`: moves the queued `[kind, id, a, b]` records
+//!   into the `Int32Array` `buffer`: their length, or minus the length
+//!   `buffer` would need (nothing taken then).
 //! - `spawn(strings, io)`: see `request.rs`; returns the child's id, or
 //!   `-errno` when the request could not even be queued (EMFILE, EBADF).
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
@@ -57,7 +60,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
-use napi::bindgen_prelude::{Function, Int32Array};
+use napi::bindgen_prelude::Function;
 use napi::{Env, Error, Result};
 use napi_derive::napi;
 
@@ -82,11 +85,22 @@ fn events() -> Result<Arc<Events>> {
 
 /// Sets the function that receives the event batches of this JS thread.
 #[napi]
-pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
+pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
     let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
     waiter::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
+}
+
+/// Moves this JS thread's queued records into `buffer`: see `Events::take`.
+#[napi]
+pub fn take_events(buffer: IoArray<'_>) -> Result<i64> {
+    EVENTS.with(|e| match e.borrow().as_ref() {
+        Some(events) => Ok(events.take(buffer)),
+        None => Err(Error::from_reason(
+            "fastspawn: init() was not called on this thread",
+        )),
+    })
 }
 
 /// Queues a spawn; returns the child's id, or `-errno`.
