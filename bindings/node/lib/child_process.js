@@ -21,7 +21,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, hold } = require('./native');
+const { addon, children, closeFd, drainFd, hold } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -371,6 +371,20 @@ function flushStdio(child) {
   }
 }
 
+// Whether flushStdio(child) would find anything to do: a lazy output end
+// still open, or a stream in child.stdio (read without making a lazy one).
+// With 'ignore' or 'inherit' there is none, and the exit saves a tick.
+function hasStdio(child) {
+  if (child._fd1 >= 0 || child._fd2 >= 0) return true;
+  const stdio = child.stdio;
+  if (stdio == null) return false;
+  for (let i = 0; i < stdio.length; i++) {
+    if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
+    if (stdio[i] != null) return true;
+  }
+  return false;
+}
+
 function maybeClose(child) {
   child._closesGot++;
   if (child._closesGot === child._closesNeeded) child.emit('close', child.exitCode, child.signalCode);
@@ -548,7 +562,7 @@ class ChildProcess extends EventEmitter {
   _closeStdin() {
     if (this._stdin) this._stdin.destroy();
     else if (this._stdinFd >= 0) {
-      addon.closeFd(this._stdinFd);
+      closeFd(this._stdinFd);
       this._stdinFd = -1;
     }
   }
@@ -590,11 +604,12 @@ class ChildProcess extends EventEmitter {
   _drainLazy(i) {
     const fd = i === 1 ? this._fd1 : this._fd2;
     if (fd < 0) return;
-    if (addon.drainFd(fd) === 0) {
+    const drained = drainFd(fd);
+    if (drained === 0) {
       this._output(i).resume();
       return;
     }
-    addon.closeFd(fd);
+    if (drained !== 1) closeFd(fd);
     if (i === 1) this._fd1 = -2;
     else this._fd2 = -2;
     if (!this._noStdio) maybeClose(this);
@@ -606,7 +621,7 @@ class ChildProcess extends EventEmitter {
   _closeLazy(i) {
     const fd = i === 1 ? this._fd1 : this._fd2;
     if (fd < 0) return;
-    addon.closeFd(fd);
+    closeFd(fd);
     if (i === 1) this._fd1 = -2;
     else this._fd2 = -2;
     if (!this._noStdio) setImmediate(maybeClose, this);
@@ -857,7 +872,7 @@ class ChildProcess extends EventEmitter {
     else if (code >= 0) this.exitCode = code;
     this._closeStdin();
     this.emit('exit', this.exitCode, this.signalCode);
-    process.nextTick(flushStdio, this);
+    if (hasStdio(this)) process.nextTick(flushStdio, this);
     maybeClose(this);
   }
 

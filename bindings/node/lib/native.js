@@ -112,9 +112,41 @@ function onEvents() {
 
 addon.init(onEvents);
 
+// The parent's ends of pipes that JS gives up (closeFd, and drainFd at
+// their end of stream) are closed off the path from a child's exit to the
+// next spawn: by the spawner thread of this thread's next spawn, after its
+// clone; if no spawn comes first, on the loop's next check phase.
+let retireScheduled = false;
+
+function closeRetired() {
+  retireScheduled = false;
+  addon.closeRetired();
+}
+
+function retired() {
+  if (retireScheduled) return;
+  retireScheduled = true;
+  setImmediate(closeRetired);
+}
+
+function closeFd(fd) {
+  addon.closeFd(fd);
+  retired();
+}
+
+// What waits on a pipe end JS never wrapped is discarded: 1 at its end of
+// stream (the end is then given up), 0 while it is open, -errno.
+function drainFd(fd) {
+  const result = addon.drainFd(fd);
+  if (result === 1) retired();
+  return result;
+}
+
 module.exports = {
   addon,
   children,
+  closeFd,
+  drainFd,
   hold,
   ping,
   batchCount: () => batches,

@@ -22,9 +22,11 @@
 //! - `killTree(id, signal)`: signals the tree of a child spawned with
 //!   `contain` (`Child::kill_tree`), before or after the child's exit: 0 or
 //!   `-errno` (`-ESRCH` once the tree is empty, `-EINVAL` if not contained).
-//! - `closeFd(fd)`: closes a pipe end JS never used.
+//! - `closeFd(fd)`: gives up a pipe end JS never used (closed by the next
+//!   spawn's spawner thread, or by `closeRetired()`).
 //! - `drainFd(fd)`: discards what waits on such an end: 1 at its end of
-//!   stream, 0 while it is open, `-errno`.
+//!   stream (given up as by `closeFd`), 0 while it is open, `-errno`.
+//! - `closeRetired()`: closes the ends given up and not yet closed.
 //! - `setRef(bool)`: whether pending events keep the event loop alive.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
 //! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
@@ -75,6 +77,9 @@ thread_local! {
     /// The event channel of the JS thread this is (one per Node-API
     /// environment: the main thread and each worker).
     static EVENTS: RefCell<Option<Arc<Events>>> = const { RefCell::new(None) };
+    /// Pipe ends this JS thread gave up, to close off its path
+    /// ([`close_fd`]).
+    static RETIRED: RefCell<Vec<std::os::fd::OwnedFd>> = const { RefCell::new(Vec::new()) };
 }
 
 fn events() -> Result<Arc<Events>> {
@@ -116,6 +121,7 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
     };
     let id = registry::next_id();
     let pending = registry::Pending::new(id, events);
+    let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     QUEUED.fetch_add(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
         QUEUED.fetch_sub(1, Ordering::Relaxed);
@@ -124,8 +130,10 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
             Ok(mut command) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
-                // While the child runs: the socketpairs of the next spawns.
+                // While the child runs: the socketpairs of the next spawns,
+                // and the pipe ends of earlier children closed.
                 request::refill();
+                drop(retired);
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
@@ -240,18 +248,40 @@ pub fn kill_tree(id: u32, signal: i32) -> i32 {
     registry::kill_tree(id, signal)
 }
 
-/// Closes the parent's end of a pipe that JS never wrapped in a stream
-/// (fs.closeSync cannot: Deno's takes only its own resource ids).
+/// Gives up the parent's end of a pipe that JS never wrapped in a stream
+/// (fs.closeSync cannot: Deno's takes only its own resource ids). It is
+/// closed later, off the JS thread's path from a child's exit to its
+/// `'close'` and the next spawn: by the spawner thread of this thread's
+/// next spawn (after its clone, while the child runs), or by
+/// `closeRetired()`, which JS calls on the loop's next check phase (a
+/// socket's close costs the JS thread ~3-4 µs).
 #[napi]
 pub fn close_fd(fd: i32) {
-    sys::close_parent_end(fd);
+    retire(fd);
+}
+
+fn retire(fd: i32) {
+    if let Some(fd) = sys::own_parent_end(fd) {
+        RETIRED.with(|r| r.borrow_mut().push(fd));
+    }
+}
+
+/// Closes what [`close_fd`] and [`drain_fd`] gave up and no spawn took.
+#[napi]
+pub fn close_retired() {
+    drop(RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut())));
 }
 
 /// Discards what is buffered on a pipe end JS never wrapped: 1 at its end
-/// of stream, 0 while someone may still write, or `-errno`.
+/// of stream (the end is then given up, as by [`close_fd`]), 0 while
+/// someone may still write, or `-errno`.
 #[napi]
 pub fn drain_fd(fd: i32) -> i32 {
-    sys::drain_parent_end(fd)
+    let drained = sys::drain_parent_end(fd);
+    if drained == 1 {
+        retire(fd);
+    }
+    drained
 }
 
 /// Whether this JS thread's pending events keep its event loop alive.
