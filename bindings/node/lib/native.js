@@ -53,6 +53,17 @@ function ping() {
   }).finally(() => hold(-1));
 }
 
+// A spawn of `path` (no arguments, stdio null) waited for on a pool
+// thread, answered like ping(): the least any Node design whose loop never
+// runs the clone does per spawn (the benchmarks' floor of the package).
+function pingSpawn(path) {
+  return new Promise((resolve) => {
+    pongs.push(resolve);
+    hold(1);
+    addon.pingSpawn(path);
+  }).finally(() => hold(-1));
+}
+
 // Batches received on this thread (for the tests and benchmarks: how
 // many times the native side woke the JS thread).
 let batches = 0;
@@ -149,5 +160,6 @@ module.exports = {
   drainFd,
   hold,
   ping,
+  pingSpawn,
   batchCount: () => batches,
 };

@@ -34,6 +34,9 @@
 //! - `ping()`: a job on the spawner pool that only posts a `Pong` record
 //!   back (the benchmarks time the JS -> pool thread -> JS round trip, the
 //!   part of a spawn's latency that is thread hand-overs).
+//! - `pingSpawn(path)`: a job that spawns `path` and waits for it on the
+//!   pool thread, then posts a `Pong` (the benchmarks' floor of a Node
+//!   design: one call in, one threadsafe-function call back per spawn).
 //! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
 //! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
@@ -80,6 +83,8 @@ thread_local! {
     /// Pipe ends this JS thread gave up, to close off its path
     /// ([`close_fd`]).
     static RETIRED: RefCell<Vec<std::os::fd::OwnedFd>> = const { RefCell::new(Vec::new()) };
+    /// The environment of [`ping_spawn`]'s children.
+    static BENCH_ENV: std::cell::OnceCell<fastspawn::Environment> = const { std::cell::OnceCell::new() };
 }
 
 fn events() -> Result<Arc<Events>> {
@@ -339,6 +344,32 @@ pub fn trace_take() -> Vec<f64> {
 pub fn ping() -> Result<()> {
     let events = events()?;
     fastspawn::Pool::global().run(move || events.post(events::Kind::Pong, 0, 0, 0));
+    Ok(())
+}
+
+/// Queues a job that spawns `path` (no arguments, stdio null, this
+/// thread's environment as captured on its first call), waits for it on
+/// the pool thread and answers with a `Pong` record: the least a Node
+/// design whose loop never runs the clone does per spawn (one call into
+/// the addon, one threadsafe-function call back), for the benchmarks'
+/// floor of the package.
+#[napi]
+pub fn ping_spawn(path: String) -> Result<()> {
+    let events = events()?;
+    let env = BENCH_ENV.with(|e| e.get_or_init(fastspawn::Environment::capture).clone());
+    fastspawn::Pool::global().run(move || {
+        let mut command = fastspawn::Command::new(&path);
+        command
+            .environment(&env)
+            .stdin(fastspawn::Stdio::null())
+            .stdout(fastspawn::Stdio::null())
+            .stderr(fastspawn::Stdio::null());
+        let code = match command.spawn().and_then(|mut child| child.wait()) {
+            Ok(status) => status.code().unwrap_or(-1),
+            Err(err) => -err.raw_os_error().unwrap_or(libc::EINVAL),
+        };
+        events.post(events::Kind::Pong, 0, code, 0);
+    });
     Ok(())
 }
 
