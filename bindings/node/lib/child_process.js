@@ -351,7 +351,7 @@ function usedAsStdio(stream) {
 // After the child's exit: streams nobody reads are drained so that they
 // reach their end and close (and with them the child).
 function flushStdio(child) {
-  const stdio = child.stdio;
+  const stdio = stdioOf(child);
   if (stdio == null) return;
   // Output pipes never wrapped in a stream: what waits there is discarded
   // natively; at their end of stream they count as closed, else (a
@@ -376,7 +376,7 @@ function flushStdio(child) {
 // With 'ignore' or 'inherit' there is none, and the exit saves a tick.
 function hasStdio(child) {
   if (child._fd1 >= 0 || child._fd2 >= 0) return true;
-  const stdio = child.stdio;
+  const stdio = stdioOf(child);
   if (stdio == null) return false;
   for (let i = 0; i < stdio.length; i++) {
     if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
@@ -470,6 +470,44 @@ const stdioProperties = [0, 1, 2].map((i) => ({
   },
 }));
 
+// A child whose stdio is the three standard fds, at least one piped, and
+// no IPC channel (the common case) gets child.stdio as an own accessor too:
+// the array, with its index accessors (which make an array's elements slow
+// and cost ~1 µs each to define), is made when first read. With pid,
+// stdin, stdout and stderr it is defined in one defineProperties call,
+// from one of these descriptor maps (by which of 0-2 are piped).
+const stdioLazyProperty = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    const stdio = [null, null, null];
+    stdio[kOwner] = this;
+    for (let i = 0; i < 3; i++) if (this._pipedMask & (1 << i)) Object.defineProperty(stdio, i, stdioProperties[i]);
+    this._stdioLazy = false;
+    Object.defineProperty(this, 'stdio', { value: stdio, writable: true, enumerable: true, configurable: true });
+    return stdio;
+  },
+  set(value) {
+    this._stdioLazy = false;
+    Object.defineProperty(this, 'stdio', { value, writable: true, enumerable: true, configurable: true });
+  },
+};
+const nullProperty = { value: null, writable: true, enumerable: true, configurable: true };
+const lazyChildProperties = Array.from({ length: 8 }, (_, mask) => ({
+  pid: pidProperty,
+  stdin: mask & 1 ? stdinProperty : nullProperty,
+  stdout: mask & 2 ? stdoutProperty : nullProperty,
+  stderr: mask & 4 ? stderrProperty : nullProperty,
+  stdio: stdioLazyProperty,
+}));
+
+// child.stdio as flushStdio and a failure read it: while it is lazy, its
+// entries are the streams made so far (a lazy end still without a stream
+// is skipped by both through its fd).
+function stdioOf(child) {
+  return child._stdioLazy ? [child._stdin, child._out1, child._out2] : child.stdio;
+}
+
 // execve refuses any argv or environment string longer than the kernel's
 // MAX_ARG_STRLEN (32 pages, the NUL included) with E2BIG, which Node
 // throws from spawn(): known here without a system call.
@@ -556,6 +594,10 @@ class ChildProcess extends EventEmitter {
     this._spawnEmitted = false;
     this._failureEmitted = false;
     this._heldEnds = null;
+    // Which of fds 0-2 are piped (bits 0-2), and whether child.stdio is
+    // still the lazy accessor.
+    this._pipedMask = 0;
+    this._stdioLazy = false;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
@@ -713,8 +755,28 @@ class ChildProcess extends EventEmitter {
     children.set(id, this);
     this._live = true;
     hold(1);
-    Object.defineProperty(this, 'pid', pidProperty);
     if (wraps !== null) stopReading(wraps);
+    if (nfds === 3 && ipc === -1 && (kinds[0] === K_PIPE || kinds[1] === K_PIPE || kinds[2] === K_PIPE)) {
+      let mask = 0;
+      for (let i = 0; i < 3; i++) if (kinds[i] === K_PIPE) mask |= 1 << i;
+      if (mask & 1) {
+        this._stdinFd = io[HEADER + 1];
+        this._stdin = undefined;
+      }
+      if (mask & 2) {
+        this._closesNeeded++;
+        this._fd1 = io[HEADER + 3];
+      }
+      if (mask & 4) {
+        this._closesNeeded++;
+        this._fd2 = io[HEADER + 5];
+      }
+      this._pipedMask = mask;
+      this._stdioLazy = true;
+      Object.defineProperties(this, lazyChildProperties[mask]);
+      return 0;
+    }
+    Object.defineProperty(this, 'pid', pidProperty);
 
     const stdio = new Array(nfds).fill(null);
     stdio[kOwner] = this;
@@ -843,7 +905,7 @@ class ChildProcess extends EventEmitter {
     if (NO_STDIO_ERRORS.has(code)) this._noStdio = true;
     this._closeLazy(1);
     this._closeLazy(2);
-    const stdio = this.stdio;
+    const stdio = stdioOf(this);
     if (stdio) {
       for (let i = 1; i < stdio.length; i++) {
         if ((i === 1 && this._fd1 === -2) || (i === 2 && this._fd2 === -2)) continue;
