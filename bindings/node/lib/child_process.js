@@ -269,11 +269,16 @@ function handleOf(value) {
 function normalizeStdio(stdio) {
   if (!stdio) stdio = 'pipe';
   if (typeof stdio === 'string') {
-    if (stdio !== 'ignore' && stdio !== 'pipe' && stdio !== 'inherit' && stdio !== 'overlapped') {
-      throw errors.invalidArgValue('stdio', stdio);
-    }
-    stdio = [stdio, stdio, stdio];
-  } else if (!Array.isArray(stdio)) {
+    // One of the four names: the same (frozen) result every time.
+    const shared = stdioByName.get(stdio);
+    if (shared === undefined) throw errors.invalidArgValue('stdio', stdio);
+    return shared;
+  }
+  return normalizeStdioArray(stdio);
+}
+
+function normalizeStdioArray(stdio) {
+  if (!Array.isArray(stdio)) {
     throw errors.invalidArgValue('stdio', stdio);
   }
   const n = Math.max(stdio.length, 3);
@@ -312,6 +317,13 @@ function normalizeStdio(stdio) {
   }
   return { kinds, args, ipc, wraps };
 }
+
+const stdioByName = new Map(
+  ['ignore', 'pipe', 'inherit', 'overlapped'].map((name) => {
+    const { kinds, args, ipc, wraps } = normalizeStdioArray([name, name, name]);
+    return [name, Object.freeze({ kinds: Object.freeze(kinds), args: Object.freeze(args), ipc, wraps })];
+  }),
+);
 
 // Marks the streams given to a child as stdio: they stop reading here (the
 // child reads them now), and are not drained when their own child exits.
