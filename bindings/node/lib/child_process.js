@@ -765,8 +765,8 @@ class ChildProcess extends EventEmitter {
 
     this._id = id;
     children.set(id, this);
+    // Ref'd (keeping the loop alive) by the native side until its end.
     this._live = true;
-    hold(1);
     if (wraps !== null) stopReading(wraps);
     if (nfds === 3 && ipc === -1 && (kinds[0] === K_PIPE || kinds[1] === K_PIPE || kinds[2] === K_PIPE)) {
       let mask = 0;
@@ -888,10 +888,10 @@ class ChildProcess extends EventEmitter {
     this.emit('spawn');
   }
 
+  // Its end: the native side stopped counting it when it handed JS the
+  // record (or will with the failure's).
   _release() {
-    if (!this._live) return;
     this._live = false;
-    if (this._refed) hold(-1);
   }
 
   _emitFailure() {
@@ -1011,13 +1011,13 @@ class ChildProcess extends EventEmitter {
   ref() {
     if (this._refed) return;
     this._refed = true;
-    if (this._live) hold(1);
+    if (this._live) addon.childRef(this._id, true);
   }
 
   unref() {
     if (!this._refed) return;
     this._refed = false;
-    if (this._live) hold(-1);
+    if (this._live) addon.childRef(this._id, false);
   }
 }
 

@@ -31,14 +31,10 @@ const addon = load();
 // id → ChildProcess, for the children whose end JS has not seen yet (for
 // a contained child: the end of its whole tree).
 const children = new Map();
-// Children that keep the event loop alive (ref'd and not finished).
-let refs = 0;
-
+// What keeps the event loop alive besides the children (which the native
+// side counts from their spawn to their end): waiting pings, waitTree().
 function hold(delta) {
-  const before = refs;
-  refs += delta;
-  if (before === 0 && refs > 0) addon.setRef(true);
-  else if (before > 0 && refs === 0) addon.setRef(false);
+  addon.hold(delta);
 }
 
 // Waiting ping() calls (the benchmarks' measure of the thread hand-overs).

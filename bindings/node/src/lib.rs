@@ -27,7 +27,9 @@
 //! - `drainFd(fd)`: discards what waits on such an end: 1 at its end of
 //!   stream (given up as by `closeFd`), 0 while it is open, `-errno`.
 //! - `closeRetired()`: closes the ends given up and not yet closed.
-//! - `setRef(bool)`: whether pending events keep the event loop alive.
+//! - `hold(delta)`: adds to what keeps the event loop alive besides the
+//!   children (each child does from `spawn` until its end is taken);
+//!   `childRef(id, on)`: `child.ref()` / `unref()`.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
 //! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
 //!   socket with `fd` attached (a handle sent to a child); bytes or `-errno`.
@@ -83,6 +85,14 @@ thread_local! {
     /// Pipe ends this JS thread gave up, to close off its path
     /// ([`close_fd`]).
     static RETIRED: RefCell<Vec<std::os::fd::OwnedFd>> = const { RefCell::new(Vec::new()) };
+    /// This JS thread's children whose end (`Exited` or `Failed`) JS has
+    /// not taken yet, and whether each keeps the event loop alive
+    /// (`child.ref()` / `unref()`): counted here, in the calls that start
+    /// and end a child anyway, so that a spawn costs no `setRef` call.
+    static LIVE: RefCell<std::collections::HashMap<u32, bool>> = RefCell::new(std::collections::HashMap::new());
+    /// What keeps this thread's event loop alive: its ref'd live children
+    /// and the JS side's holds (`hold`).
+    static REFS: std::cell::Cell<i64> = const { std::cell::Cell::new(0) };
     /// The environment of [`ping_spawn`]'s children.
     static BENCH_ENV: std::cell::OnceCell<fastspawn::Environment> = const { std::cell::OnceCell::new() };
 }
@@ -103,19 +113,68 @@ pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
 }
 
 /// Moves this JS thread's queued records into `buffer`: see `Events::take`.
+/// A child whose end is among them no longer keeps the event loop alive.
 #[napi]
-pub fn take_events(buffer: IoArray<'_>) -> Result<i64> {
-    EVENTS.with(|e| match e.borrow().as_ref() {
-        Some(events) => Ok(events.take(buffer)),
-        None => Err(Error::from_reason(
-            "fastspawn: init() was not called on this thread",
-        )),
-    })
+pub fn take_events(env: Env, buffer: IoArray<'_>) -> Result<i64> {
+    let events = events()?;
+    let n = events.take(buffer);
+    if n > 0 {
+        let mut released = 0;
+        LIVE.with(|live| {
+            let mut live = live.borrow_mut();
+            for record in buffer[..n as usize].chunks_exact(4) {
+                if (record[0] == events::Kind::Exited as i32
+                    || record[0] == events::Kind::Failed as i32)
+                    && live.remove(&(record[1] as u32)) == Some(true)
+                {
+                    released += 1;
+                }
+            }
+        });
+        if released > 0 {
+            adjust_refs(&env, &events, -released)?;
+        }
+    }
+    Ok(n)
 }
 
-/// Queues a spawn; returns the child's id, or `-errno`.
+/// `child.ref()` (`on`) or `child.unref()` of a live child: whether it
+/// keeps the event loop alive. Nothing once its end was taken.
 #[napi]
-pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
+pub fn child_ref(env: Env, id: u32, on: bool) -> Result<()> {
+    let changed = LIVE.with(|live| match live.borrow_mut().get_mut(&id) {
+        Some(refed) if *refed != on => {
+            *refed = on;
+            true
+        }
+        _ => false,
+    });
+    if changed {
+        let events = events()?;
+        adjust_refs(&env, &events, if on { 1 } else { -1 })?;
+    }
+    Ok(())
+}
+
+/// Adds `delta` to what keeps this JS thread's event loop alive, and refs
+/// or unrefs its event channel when that crosses zero.
+fn adjust_refs(env: &Env, events: &Events, delta: i64) -> Result<()> {
+    let before = REFS.get();
+    let after = before + delta;
+    REFS.set(after);
+    if before <= 0 && after > 0 {
+        events.set_ref(env, true)
+    } else if before > 0 && after <= 0 {
+        events.set_ref(env, false)
+    } else {
+        Ok(())
+    }
+}
+
+/// Queues a spawn; returns the child's id, or `-errno`. The child keeps
+/// the event loop alive until JS takes its end (see `child_ref`).
+#[napi]
+pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
     let request = match request::build(strings, io) {
         Ok(request) => request,
@@ -125,6 +184,8 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
         },
     };
     let id = registry::next_id();
+    LIVE.with(|live| live.borrow_mut().insert(id, true));
+    adjust_refs(&env, &events, 1)?;
     let pending = registry::Pending::new(id, events);
     let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     QUEUED.fetch_add(1, Ordering::Relaxed);
@@ -289,10 +350,12 @@ pub fn drain_fd(fd: i32) -> i32 {
     drained
 }
 
-/// Whether this JS thread's pending events keep its event loop alive.
+/// Adds `delta` to what keeps this JS thread's event loop alive besides
+/// its children (a `ping()` waiting, a `waitTree()`).
 #[napi]
-pub fn set_ref(env: Env, keep_alive: bool) -> Result<()> {
-    events()?.set_ref(&env, keep_alive)
+pub fn hold(env: Env, delta: i32) -> Result<()> {
+    let events = events()?;
+    adjust_refs(&env, &events, i64::from(delta))
 }
 
 /// Records, from now on, which thread and engine start each child.
