@@ -155,6 +155,63 @@ function asArg(value) {
   return nul === -1 ? s : s.slice(0, nul);
 }
 
+// The options spawn() reads, as own enumerable properties of the caller's
+// object: what Node's `{ __proto__: null, ...options }` copy gives (each
+// own getter called once, in the object's key order; nothing inherited),
+// in an object of one fixed shape instead of a dictionary-mode copy (the
+// copy and the reads from it cost ~5 µs of a sequential spawn's cycle).
+class SpawnOptions {
+  constructor() {
+    this.cwd = undefined;
+    this.env = undefined;
+    this.argv0 = undefined;
+    this.stdio = undefined;
+    this.detached = undefined;
+    this.contain = undefined;
+    this.uid = undefined;
+    this.gid = undefined;
+    this.shell = undefined;
+    this.serialization = undefined;
+    this.timeout = undefined;
+    this.signal = undefined;
+    this.killSignal = undefined;
+    this.windowsHide = undefined;
+    this.windowsVerbatimArguments = undefined;
+  }
+}
+
+function ownOptions(options) {
+  const own = new SpawnOptions();
+  if (options == null) return own;
+  const keys = Object.keys(options);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    switch (key) {
+      case 'cwd':
+      case 'env':
+      case 'argv0':
+      case 'stdio':
+      case 'detached':
+      case 'contain':
+      case 'uid':
+      case 'gid':
+      case 'shell':
+      case 'serialization':
+      case 'timeout':
+      case 'signal':
+      case 'killSignal':
+      case 'windowsHide':
+      case 'windowsVerbatimArguments':
+        own[key] = options[key];
+        break;
+      default:
+        // Read as the copy would (a getter runs), and not used.
+        void options[key];
+    }
+  }
+  return own;
+}
+
 // spawn()'s arguments → what ChildProcess#spawn needs, with Node's checks
 // in Node's order (so the first of several problems is the one reported).
 function normalizeSpawnArguments(file, args, options) {
@@ -173,7 +230,7 @@ function normalizeSpawnArguments(file, args, options) {
   // Own properties only, as Node reads them: an option inherited from a
   // polluted Object.prototype (`shell`, `env`, `cwd`...) must not change
   // what is run.
-  options = { __proto__: null, ...options };
+  options = ownOptions(options);
 
   let cwd = options.cwd;
   if (cwd != null) cwd = validatedPath(cwd, 'options.cwd');
