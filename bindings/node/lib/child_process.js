@@ -21,7 +21,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, closeFd, drainFd, hold } = require('./native');
+const { addon, children, closeFd, drainFds, hold } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -425,8 +425,7 @@ function flushStdio(child) {
   // Output pipes never wrapped in a stream: what waits there is discarded
   // natively; at their end of stream they count as closed, else (a
   // grandchild still holds them) they get a stream that is drained.
-  child._drainLazy(1);
-  child._drainLazy(2);
+  child._drainLazy();
   for (let i = 0; i < stdio.length; i++) {
     // stdin is not readable; a lazy end is not a stream yet.
     if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
@@ -641,6 +640,8 @@ class ChildProcess extends EventEmitter {
     this.spawnargs = [];
     this._stdin = null;
     this._stdinFd = -1;
+    // The stdin end given up at the exit, closed with the outputs' drain.
+    this._stdinGivenUp = -1;
     // Output ends 1 and 2: the fd while no stream was made (-1 once one
     // was, -2 once drained and closed), and the stream.
     this._fd1 = -1;
@@ -709,21 +710,27 @@ class ChildProcess extends EventEmitter {
     return stream;
   }
 
-  // After the exit: a lazy output end still without a stream is drained;
-  // at its end of stream it is closed (and counts for 'close'), else it gets
-  // a stream that reads it to its end.
-  _drainLazy(i) {
-    const fd = i === 1 ? this._fd1 : this._fd2;
-    if (fd < 0) return;
-    const drained = drainFd(fd);
-    if (drained === 0) {
-      this._output(i).resume();
-      return;
+  // After the exit, in one call into the addon: the stdin end given up at
+  // the exit is closed, and each lazy output end still without a stream is
+  // drained; at its end of stream it is closed (and counts for 'close'),
+  // else it gets a stream that reads it to its end.
+  _drainLazy() {
+    const fd0 = this._stdinGivenUp;
+    const fd1 = this._fd1 >= 0 ? this._fd1 : -1;
+    const fd2 = this._fd2 >= 0 ? this._fd2 : -1;
+    if (fd0 < 0 && fd1 < 0 && fd2 < 0) return;
+    this._stdinGivenUp = -1;
+    const ended = drainFds(fd0, fd1, fd2);
+    for (let i = 1; i <= 2; i++) {
+      if ((i === 1 ? fd1 : fd2) < 0) continue;
+      if ((ended & (1 << i)) === 0) {
+        this._output(i).resume();
+        continue;
+      }
+      if (i === 1) this._fd1 = -2;
+      else this._fd2 = -2;
+      if (!this._noStdio) maybeClose(this);
     }
-    if (drained !== 1) closeFd(fd);
-    if (i === 1) this._fd1 = -2;
-    else this._fd2 = -2;
-    if (!this._noStdio) maybeClose(this);
   }
 
   // A failed spawn: the lazy output ends are closed; as the streams Node
@@ -1001,9 +1008,19 @@ class ChildProcess extends EventEmitter {
     this._release();
     if (signal > 0) this.signalCode = errors.signalNames.get(signal) || signal;
     else if (code >= 0) this.exitCode = code;
-    this._closeStdin();
+    // stdin is closed for JS now (as Node destroys it); an end never
+    // wrapped in a stream is given up with the outputs' drain, below.
+    if (this._stdin) this._stdin.destroy();
+    else if (this._stdinFd >= 0) {
+      this._stdinGivenUp = this._stdinFd;
+      this._stdinFd = -1;
+    }
     this.emit('exit', this.exitCode, this.signalCode);
     if (hasStdio(this)) process.nextTick(flushStdio, this);
+    else if (this._stdinGivenUp >= 0) {
+      closeFd(this._stdinGivenUp);
+      this._stdinGivenUp = -1;
+    }
     maybeClose(this);
   }
 

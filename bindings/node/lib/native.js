@@ -119,7 +119,7 @@ function onEvents() {
 
 addon.init(onEvents);
 
-// The parent's ends of pipes that JS gives up (closeFd, and drainFd at
+// The parent's ends of pipes that JS gives up (closeFd, and drainFds at
 // their end of stream) are closed off the path from a child's exit to the
 // next spawn: by the spawner thread of this thread's next spawn, after its
 // clone; if no spawn comes first, on the loop's next check phase.
@@ -141,19 +141,21 @@ function closeFd(fd) {
   retired();
 }
 
-// What waits on a pipe end JS never wrapped is discarded: 1 at its end of
-// stream (the end is then given up), 0 while it is open, -errno.
-function drainFd(fd) {
-  const result = addon.drainFd(fd);
-  if (result === 1) retired();
-  return result;
+// Pipe ends JS never wrapped, after a child's exit (-1: none): fd0 is
+// given up, and what waits on fd1 and fd2 is discarded; bit i of the
+// result is set when end i reached its end of stream (or failed) and was
+// given up too, clear while it is open.
+function drainFds(fd0, fd1, fd2) {
+  const ended = addon.drainFds(fd0, fd1, fd2);
+  if (fd0 >= 0 || ended !== 0) retired();
+  return ended;
 }
 
 module.exports = {
   addon,
   children,
   closeFd,
-  drainFd,
+  drainFds,
   hold,
   ping,
   pingSpawn,

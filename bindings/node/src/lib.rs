@@ -24,8 +24,9 @@
 //!   `-errno` (`-ESRCH` once the tree is empty, `-EINVAL` if not contained).
 //! - `closeFd(fd)`: gives up a pipe end JS never used (closed by the next
 //!   spawn's spawner thread, or by `closeRetired()`).
-//! - `drainFd(fd)`: discards what waits on such an end: 1 at its end of
-//!   stream (given up as by `closeFd`), 0 while it is open, `-errno`.
+//! - `drainFds(fd0, fd1, fd2)`: after an exit, gives up `fd0` and
+//!   discards what waits on the ends `fd1`, `fd2`: bit i set when end i
+//!   reached its end of stream (given up as by `closeFd`).
 //! - `closeRetired()`: closes the ends given up and not yet closed.
 //! - `hold(delta)`: adds to what keeps the event loop alive besides the
 //!   children (each child does from `spawn` until its end is taken);
@@ -332,22 +333,28 @@ fn retire(fd: i32) {
     }
 }
 
-/// Closes what [`close_fd`] and [`drain_fd`] gave up and no spawn took.
+/// Closes what [`close_fd`] and [`drain_fds`] gave up and no spawn took.
 #[napi]
 pub fn close_retired() {
     drop(RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut())));
 }
 
-/// Discards what is buffered on a pipe end JS never wrapped: 1 at its end
-/// of stream (the end is then given up, as by [`close_fd`]), 0 while
-/// someone may still write, or `-errno`.
+/// The pipe ends JS never wrapped, after a child's exit (-1 for none):
+/// gives up `fd0` (as [`close_fd`]), and discards what is buffered on
+/// `fd1` and `fd2`. Bit `i` of the result (1, 2) is set when end `i`
+/// reached its end of stream or failed, and was given up; clear while
+/// someone may still write to it.
 #[napi]
-pub fn drain_fd(fd: i32) -> i32 {
-    let drained = sys::drain_parent_end(fd);
-    if drained == 1 {
-        retire(fd);
+pub fn drain_fds(fd0: i32, fd1: i32, fd2: i32) -> i32 {
+    retire(fd0);
+    let mut ended = 0;
+    for (i, fd) in [(1, fd1), (2, fd2)] {
+        if fd >= 0 && sys::drain_parent_end(fd) != 0 {
+            retire(fd);
+            ended |= 1 << i;
+        }
     }
-    drained
+    ended
 }
 
 /// Adds `delta` to what keeps this JS thread's event loop alive besides
