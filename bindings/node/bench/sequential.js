@@ -33,7 +33,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const nodeCp = require('node:child_process');
 const fastspawn = require('..');
-const { addon, ping } = require('../lib/native');
+const { addon, ping, pingSpawn } = require('../lib/native');
 
 const { arg, PEERS, NOOP, C_PEER, median, percentile } = require('./args');
 const N = arg('n', 500);
@@ -98,6 +98,17 @@ async function pings(n) {
   return Number(process.hrtime.bigint() - t0) / n / 1000;
 }
 
+// The floor of the package in Node: each spawn + wait of the no-op child
+// done on a pool thread, with one call into the addon and one
+// threadsafe-function call back (a promise resolved by the batch), and
+// nothing else of the package (no options, no ChildProcess, no events).
+async function pingSpawns(n) {
+  for (let i = 0; i < 20; i++) await pingSpawn(NOOP);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await pingSpawn(NOOP);
+  return Number(process.hrtime.bigint() - t0) / n / 1000;
+}
+
 async function sequential(cp, stdio, n) {
   for (let i = 0; i < 20; i++) await one(cp, stdio);
   const t0 = process.hrtime.bigint();
@@ -143,6 +154,7 @@ async function main() {
   sides['node-spawn-pipe'] = ["node:child_process, stdio 'pipe'", nNode, () => sequential(nodeCp, 'pipe', nNode)];
   sides['node-spawn-ignore'] = ["node:child_process, stdio 'ignore'", nNode, () => sequential(nodeCp, 'ignore', nNode)];
   sides['node-ping'] = ['JS -> pool thread -> JS, no spawn', N, () => pings(N)];
+  sides['node-ping-spawn'] = ['Node floor: one addon call, spawn + wait on a pool thread, one callback', N, () => pingSpawns(N)];
   if (fs.existsSync(RUST_PEER)) {
     sides['fastspawn-clone3'] = ['Rust fastspawn Command::spawn + wait', N, () => peer(RUST_PEER, [], 'fastspawn-clone3', N)];
     sides['rust-std'] = ['Rust std::process::Command + wait', N, () => peer(RUST_PEER, [], 'rust-std', N)];
@@ -176,6 +188,7 @@ async function main() {
     perRound('node-fastspawn-ignore'),
   );
   if (line) say(line);
+  say(nodeFloorLine(perRound('node-ping-spawn'), perRound('node-fastspawn-pipe'), perRound('node-fastspawn-ignore')));
 
   await stall(Math.min(200, STALL_N));
   const { calm, preempted } = await stall(STALL_N);
@@ -209,7 +222,15 @@ function floorLine(sleep, spin, pipe, ignore) {
   return `floor of a loop that never runs the clone (C: worker thread + eventfd, same rounds): ${part('worker asleep', sleep)}, ${part('worker spinning', spin)}; ${goal("'pipe'", 2.0, pipe)}; ${goal("'ignore'", 1.5, ignore)}`;
 }
 
-module.exports = { cClone, floorLine, one, stall };
+// The Node floor's line: the least a Node program pays per spawn with
+// this structure (one call into the addon, one callback out, a promise),
+// against the goals, and what the package adds to it.
+function nodeFloorLine(floor, pipe, ignore) {
+  const left = (limit) => (floor > limit ? 'out of reach for any Node design of this structure' : `${(limit - floor).toFixed(2)}x left above it for the package's own work`);
+  return `Node floor (one addon call, spawn + wait on a pool thread, one threadsafe-function call back, a promise; same rounds): ${floor.toFixed(2)}x; the package adds ${(pipe - floor).toFixed(2)}x with 'pipe' (goal 2.0x: ${left(2.0)}) and ${(ignore - floor).toFixed(2)}x with 'ignore' (goal 1.5x: ${left(1.5)})`;
+}
+
+module.exports = { cClone, floorLine, nodeFloorLine, one, stall };
 
 if (require.main !== module) return;
 

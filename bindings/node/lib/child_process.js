@@ -21,7 +21,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, hold } = require('./native');
+const { addon, children, closeFd, drainFds, hold } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -155,6 +155,63 @@ function asArg(value) {
   return nul === -1 ? s : s.slice(0, nul);
 }
 
+// The options spawn() reads, as own enumerable properties of the caller's
+// object: what Node's `{ __proto__: null, ...options }` copy gives (each
+// own getter called once, in the object's key order; nothing inherited),
+// in an object of one fixed shape instead of a dictionary-mode copy (the
+// copy and the reads from it cost ~5 µs of a sequential spawn's cycle).
+class SpawnOptions {
+  constructor() {
+    this.cwd = undefined;
+    this.env = undefined;
+    this.argv0 = undefined;
+    this.stdio = undefined;
+    this.detached = undefined;
+    this.contain = undefined;
+    this.uid = undefined;
+    this.gid = undefined;
+    this.shell = undefined;
+    this.serialization = undefined;
+    this.timeout = undefined;
+    this.signal = undefined;
+    this.killSignal = undefined;
+    this.windowsHide = undefined;
+    this.windowsVerbatimArguments = undefined;
+  }
+}
+
+function ownOptions(options) {
+  const own = new SpawnOptions();
+  if (options == null) return own;
+  const keys = Object.keys(options);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    switch (key) {
+      case 'cwd':
+      case 'env':
+      case 'argv0':
+      case 'stdio':
+      case 'detached':
+      case 'contain':
+      case 'uid':
+      case 'gid':
+      case 'shell':
+      case 'serialization':
+      case 'timeout':
+      case 'signal':
+      case 'killSignal':
+      case 'windowsHide':
+      case 'windowsVerbatimArguments':
+        own[key] = options[key];
+        break;
+      default:
+        // Read as the copy would (a getter runs), and not used.
+        void options[key];
+    }
+  }
+  return own;
+}
+
 // spawn()'s arguments → what ChildProcess#spawn needs, with Node's checks
 // in Node's order (so the first of several problems is the one reported).
 function normalizeSpawnArguments(file, args, options) {
@@ -173,7 +230,7 @@ function normalizeSpawnArguments(file, args, options) {
   // Own properties only, as Node reads them: an option inherited from a
   // polluted Object.prototype (`shell`, `env`, `cwd`...) must not change
   // what is run.
-  options = { __proto__: null, ...options };
+  options = ownOptions(options);
 
   let cwd = options.cwd;
   if (cwd != null) cwd = validatedPath(cwd, 'options.cwd');
@@ -269,11 +326,16 @@ function handleOf(value) {
 function normalizeStdio(stdio) {
   if (!stdio) stdio = 'pipe';
   if (typeof stdio === 'string') {
-    if (stdio !== 'ignore' && stdio !== 'pipe' && stdio !== 'inherit' && stdio !== 'overlapped') {
-      throw errors.invalidArgValue('stdio', stdio);
-    }
-    stdio = [stdio, stdio, stdio];
-  } else if (!Array.isArray(stdio)) {
+    // One of the four names: the same (frozen) result every time.
+    const shared = stdioByName.get(stdio);
+    if (shared === undefined) throw errors.invalidArgValue('stdio', stdio);
+    return shared;
+  }
+  return normalizeStdioArray(stdio);
+}
+
+function normalizeStdioArray(stdio) {
+  if (!Array.isArray(stdio)) {
     throw errors.invalidArgValue('stdio', stdio);
   }
   const n = Math.max(stdio.length, 3);
@@ -313,6 +375,13 @@ function normalizeStdio(stdio) {
   return { kinds, args, ipc, wraps };
 }
 
+const stdioByName = new Map(
+  ['ignore', 'pipe', 'inherit', 'overlapped'].map((name) => {
+    const { kinds, args, ipc, wraps } = normalizeStdioArray([name, name, name]);
+    return [name, Object.freeze({ kinds: Object.freeze(kinds), args: Object.freeze(args), ipc, wraps })];
+  }),
+);
+
 // Marks the streams given to a child as stdio: they stop reading here (the
 // child reads them now), and are not drained when their own child exits.
 const kUsedAsStdio = Symbol('fastspawn.usedAsStdio');
@@ -351,13 +420,12 @@ function usedAsStdio(stream) {
 // After the child's exit: streams nobody reads are drained so that they
 // reach their end and close (and with them the child).
 function flushStdio(child) {
-  const stdio = child.stdio;
+  const stdio = stdioOf(child);
   if (stdio == null) return;
   // Output pipes never wrapped in a stream: what waits there is discarded
   // natively; at their end of stream they count as closed, else (a
   // grandchild still holds them) they get a stream that is drained.
-  child._drainLazy(1);
-  child._drainLazy(2);
+  child._drainLazy();
   for (let i = 0; i < stdio.length; i++) {
     // stdin is not readable; a lazy end is not a stream yet.
     if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
@@ -369,6 +437,20 @@ function flushStdio(child) {
       : stream.readableFlowing !== null || stream.listenerCount('data') > 0 || stream.listenerCount('readable') > 0;
     if (!listened) stream.resume();
   }
+}
+
+// Whether flushStdio(child) would find anything to do: a lazy output end
+// still open, or a stream in child.stdio (read without making a lazy one).
+// With 'ignore' or 'inherit' there is none, and the exit saves a tick.
+function hasStdio(child) {
+  if (child._fd1 >= 0 || child._fd2 >= 0) return true;
+  const stdio = stdioOf(child);
+  if (stdio == null) return false;
+  for (let i = 0; i < stdio.length; i++) {
+    if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
+    if (stdio[i] != null) return true;
+  }
+  return false;
 }
 
 function maybeClose(child) {
@@ -456,6 +538,44 @@ const stdioProperties = [0, 1, 2].map((i) => ({
   },
 }));
 
+// A child whose stdio is the three standard fds, at least one piped, and
+// no IPC channel (the common case) gets child.stdio as an own accessor too:
+// the array, with its index accessors (which make an array's elements slow
+// and cost ~1 µs each to define), is made when first read. With pid,
+// stdin, stdout and stderr it is defined in one defineProperties call,
+// from one of these descriptor maps (by which of 0-2 are piped).
+const stdioLazyProperty = {
+  configurable: true,
+  enumerable: true,
+  get() {
+    const stdio = [null, null, null];
+    stdio[kOwner] = this;
+    for (let i = 0; i < 3; i++) if (this._pipedMask & (1 << i)) Object.defineProperty(stdio, i, stdioProperties[i]);
+    this._stdioLazy = false;
+    Object.defineProperty(this, 'stdio', { value: stdio, writable: true, enumerable: true, configurable: true });
+    return stdio;
+  },
+  set(value) {
+    this._stdioLazy = false;
+    Object.defineProperty(this, 'stdio', { value, writable: true, enumerable: true, configurable: true });
+  },
+};
+const nullProperty = { value: null, writable: true, enumerable: true, configurable: true };
+const lazyChildProperties = Array.from({ length: 8 }, (_, mask) => ({
+  pid: pidProperty,
+  stdin: mask & 1 ? stdinProperty : nullProperty,
+  stdout: mask & 2 ? stdoutProperty : nullProperty,
+  stderr: mask & 4 ? stderrProperty : nullProperty,
+  stdio: stdioLazyProperty,
+}));
+
+// child.stdio as flushStdio and a failure read it: while it is lazy, its
+// entries are the streams made so far (a lazy end still without a stream
+// is skipped by both through its fd).
+function stdioOf(child) {
+  return child._stdioLazy ? [child._stdin, child._out1, child._out2] : child.stdio;
+}
+
 // execve refuses any argv or environment string longer than the kernel's
 // MAX_ARG_STRLEN (32 pages, the NUL included) with E2BIG, which Node
 // throws from spawn(): known here without a system call.
@@ -520,6 +640,8 @@ class ChildProcess extends EventEmitter {
     this.spawnargs = [];
     this._stdin = null;
     this._stdinFd = -1;
+    // The stdin end given up at the exit, closed with the outputs' drain.
+    this._stdinGivenUp = -1;
     // Output ends 1 and 2: the fd while no stream was made (-1 once one
     // was, -2 once drained and closed), and the stream.
     this._fd1 = -1;
@@ -542,13 +664,17 @@ class ChildProcess extends EventEmitter {
     this._spawnEmitted = false;
     this._failureEmitted = false;
     this._heldEnds = null;
+    // Which of fds 0-2 are piped (bits 0-2), and whether child.stdio is
+    // still the lazy accessor.
+    this._pipedMask = 0;
+    this._stdioLazy = false;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
   _closeStdin() {
     if (this._stdin) this._stdin.destroy();
     else if (this._stdinFd >= 0) {
-      addon.closeFd(this._stdinFd);
+      closeFd(this._stdinFd);
       this._stdinFd = -1;
     }
   }
@@ -584,20 +710,27 @@ class ChildProcess extends EventEmitter {
     return stream;
   }
 
-  // After the exit: a lazy output end still without a stream is drained;
-  // at its end of stream it is closed (and counts for 'close'), else it gets
-  // a stream that reads it to its end.
-  _drainLazy(i) {
-    const fd = i === 1 ? this._fd1 : this._fd2;
-    if (fd < 0) return;
-    if (addon.drainFd(fd) === 0) {
-      this._output(i).resume();
-      return;
+  // After the exit, in one call into the addon: the stdin end given up at
+  // the exit is closed, and each lazy output end still without a stream is
+  // drained; at its end of stream it is closed (and counts for 'close'),
+  // else it gets a stream that reads it to its end.
+  _drainLazy() {
+    const fd0 = this._stdinGivenUp;
+    const fd1 = this._fd1 >= 0 ? this._fd1 : -1;
+    const fd2 = this._fd2 >= 0 ? this._fd2 : -1;
+    if (fd0 < 0 && fd1 < 0 && fd2 < 0) return;
+    this._stdinGivenUp = -1;
+    const ended = drainFds(fd0, fd1, fd2);
+    for (let i = 1; i <= 2; i++) {
+      if ((i === 1 ? fd1 : fd2) < 0) continue;
+      if ((ended & (1 << i)) === 0) {
+        this._output(i).resume();
+        continue;
+      }
+      if (i === 1) this._fd1 = -2;
+      else this._fd2 = -2;
+      if (!this._noStdio) maybeClose(this);
     }
-    addon.closeFd(fd);
-    if (i === 1) this._fd1 = -2;
-    else this._fd2 = -2;
-    if (!this._noStdio) maybeClose(this);
   }
 
   // A failed spawn: the lazy output ends are closed; as the streams Node
@@ -606,7 +739,7 @@ class ChildProcess extends EventEmitter {
   _closeLazy(i) {
     const fd = i === 1 ? this._fd1 : this._fd2;
     if (fd < 0) return;
-    addon.closeFd(fd);
+    closeFd(fd);
     if (i === 1) this._fd1 = -2;
     else this._fd2 = -2;
     if (!this._noStdio) setImmediate(maybeClose, this);
@@ -696,10 +829,30 @@ class ChildProcess extends EventEmitter {
 
     this._id = id;
     children.set(id, this);
+    // Ref'd (keeping the loop alive) by the native side until its end.
     this._live = true;
-    hold(1);
-    Object.defineProperty(this, 'pid', pidProperty);
     if (wraps !== null) stopReading(wraps);
+    if (nfds === 3 && ipc === -1 && (kinds[0] === K_PIPE || kinds[1] === K_PIPE || kinds[2] === K_PIPE)) {
+      let mask = 0;
+      for (let i = 0; i < 3; i++) if (kinds[i] === K_PIPE) mask |= 1 << i;
+      if (mask & 1) {
+        this._stdinFd = io[HEADER + 1];
+        this._stdin = undefined;
+      }
+      if (mask & 2) {
+        this._closesNeeded++;
+        this._fd1 = io[HEADER + 3];
+      }
+      if (mask & 4) {
+        this._closesNeeded++;
+        this._fd2 = io[HEADER + 5];
+      }
+      this._pipedMask = mask;
+      this._stdioLazy = true;
+      Object.defineProperties(this, lazyChildProperties[mask]);
+      return 0;
+    }
+    Object.defineProperty(this, 'pid', pidProperty);
 
     const stdio = new Array(nfds).fill(null);
     stdio[kOwner] = this;
@@ -799,10 +952,10 @@ class ChildProcess extends EventEmitter {
     this.emit('spawn');
   }
 
+  // Its end: the native side stopped counting it when it handed JS the
+  // record (or will with the failure's).
   _release() {
-    if (!this._live) return;
     this._live = false;
-    if (this._refed) hold(-1);
   }
 
   _emitFailure() {
@@ -828,7 +981,7 @@ class ChildProcess extends EventEmitter {
     if (NO_STDIO_ERRORS.has(code)) this._noStdio = true;
     this._closeLazy(1);
     this._closeLazy(2);
-    const stdio = this.stdio;
+    const stdio = stdioOf(this);
     if (stdio) {
       for (let i = 1; i < stdio.length; i++) {
         if ((i === 1 && this._fd1 === -2) || (i === 2 && this._fd2 === -2)) continue;
@@ -855,9 +1008,19 @@ class ChildProcess extends EventEmitter {
     this._release();
     if (signal > 0) this.signalCode = errors.signalNames.get(signal) || signal;
     else if (code >= 0) this.exitCode = code;
-    this._closeStdin();
+    // stdin is closed for JS now (as Node destroys it); an end never
+    // wrapped in a stream is given up with the outputs' drain, below.
+    if (this._stdin) this._stdin.destroy();
+    else if (this._stdinFd >= 0) {
+      this._stdinGivenUp = this._stdinFd;
+      this._stdinFd = -1;
+    }
     this.emit('exit', this.exitCode, this.signalCode);
-    process.nextTick(flushStdio, this);
+    if (hasStdio(this)) process.nextTick(flushStdio, this);
+    else if (this._stdinGivenUp >= 0) {
+      closeFd(this._stdinGivenUp);
+      this._stdinGivenUp = -1;
+    }
     maybeClose(this);
   }
 
@@ -922,13 +1085,13 @@ class ChildProcess extends EventEmitter {
   ref() {
     if (this._refed) return;
     this._refed = true;
-    if (this._live) hold(1);
+    if (this._live) addon.childRef(this._id, true);
   }
 
   unref() {
     if (!this._refed) return;
     this._refed = false;
-    if (this._live) hold(-1);
+    if (this._live) addon.childRef(this._id, false);
   }
 }
 

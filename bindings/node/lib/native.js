@@ -2,8 +2,9 @@
 // The addon, and the routing of its event batches to ChildProcess objects.
 //
 // The native side reports through one threadsafe function per JS thread:
-// each call hands over every record queued since the last one, as an
-// Int32Array of [kind, id, a, b] records (see src/events.rs).
+// each call takes every record queued since the last one into one
+// Int32Array of [kind, id, a, b] records, made once and reused (see
+// src/events.rs).
 
 const { locate } = require('./prebuilt');
 
@@ -30,14 +31,10 @@ const addon = load();
 // id → ChildProcess, for the children whose end JS has not seen yet (for
 // a contained child: the end of its whole tree).
 const children = new Map();
-// Children that keep the event loop alive (ref'd and not finished).
-let refs = 0;
-
+// What keeps the event loop alive besides the children (which the native
+// side counts from their spawn to their end): waiting pings, waitTree().
 function hold(delta) {
-  const before = refs;
-  refs += delta;
-  if (before === 0 && refs > 0) addon.setRef(true);
-  else if (before > 0 && refs === 0) addon.setRef(false);
+  addon.hold(delta);
 }
 
 // Waiting ping() calls (the benchmarks' measure of the thread hand-overs).
@@ -52,17 +49,41 @@ function ping() {
   }).finally(() => hold(-1));
 }
 
+// A spawn of `path` (no arguments, stdio null) waited for on a pool
+// thread, answered like ping(): the least any Node design whose loop never
+// runs the clone does per spawn (the benchmarks' floor of the package).
+function pingSpawn(path) {
+  return new Promise((resolve) => {
+    pongs.push(resolve);
+    hold(1);
+    addon.pingSpawn(path);
+  }).finally(() => hold(-1));
+}
+
 // Batches received on this thread (for the tests and benchmarks: how
 // many times the native side woke the JS thread).
 let batches = 0;
 
-function onEvents(batch) {
+// Where takeEvents() writes the records (grown when a batch needs more).
+let buffer = new Int32Array(256);
+
+function onEvents() {
+  let n = addon.takeEvents(buffer);
+  if (n < 0) {
+    buffer = new Int32Array(Math.max(-n, 2 * buffer.length));
+    n = addon.takeEvents(buffer);
+  }
+  const batch = buffer;
+  // Taken by an earlier call of this thread (the records of a later
+  // wake-up were in its batch).
+  if (n <= 0) return;
   batches++;
   // First every child's new state, then the events: a listener of one
   // record that looks at another child of the same batch (its pid, say)
   // finds it up to date, and never asks the native side about an id whose
-  // end it has already forgotten.
-  const n = batch.length;
+  // end it has already forgotten. (onEvents is called by the event loop
+  // only, never from a listener, so no other batch overwrites this one
+  // while it is read.)
   for (let i = 0; i < n; i += 4) {
     if (batch[i] === PONG) {
       const resolve = pongs.shift();
@@ -98,10 +119,45 @@ function onEvents(batch) {
 
 addon.init(onEvents);
 
+// The parent's ends of pipes that JS gives up (closeFd, and drainFds at
+// their end of stream) are closed off the path from a child's exit to the
+// next spawn: by the spawner thread of this thread's next spawn, after its
+// clone; if no spawn comes first, on the loop's next check phase.
+let retireScheduled = false;
+
+function closeRetired() {
+  retireScheduled = false;
+  addon.closeRetired();
+}
+
+function retired() {
+  if (retireScheduled) return;
+  retireScheduled = true;
+  setImmediate(closeRetired);
+}
+
+function closeFd(fd) {
+  addon.closeFd(fd);
+  retired();
+}
+
+// Pipe ends JS never wrapped, after a child's exit (-1: none): fd0 is
+// given up, and what waits on fd1 and fd2 is discarded; bit i of the
+// result is set when end i reached its end of stream (or failed) and was
+// given up too, clear while it is open.
+function drainFds(fd0, fd1, fd2) {
+  const ended = addon.drainFds(fd0, fd1, fd2);
+  if (fd0 >= 0 || ended !== 0) retired();
+  return ended;
+}
+
 module.exports = {
   addon,
   children,
+  closeFd,
+  drainFds,
   hold,
   ping,
+  pingSpawn,
   batchCount: () => batches,
 };

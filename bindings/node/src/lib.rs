@@ -9,8 +9,11 @@
 //!
 //! Exports (the JS side in `lib/native.js` is the only caller):
 //!
-//! - `init(onEvents)`: once per JS thread; `onEvents(Int32Array)` gets
-//!   batches of `[kind, id, a, b]` records.
+//! - `init(onEvents)`: once per JS thread; `onEvents(count)` is called
+//!   when records are queued, and takes them with `takeEvents(buffer)`.
+//! - `takeEvents(buffer)`: moves the queued `[kind, id, a, b]` records
+//!   into the `Int32Array` `buffer`: their length, or minus the length
+//!   `buffer` would need (nothing taken then).
 //! - `spawn(strings, io)`: see `request.rs`; returns the child's id, or
 //!   `-errno` when the request could not even be queued (EMFILE, EBADF).
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
@@ -19,16 +22,24 @@
 //! - `killTree(id, signal)`: signals the tree of a child spawned with
 //!   `contain` (`Child::kill_tree`), before or after the child's exit: 0 or
 //!   `-errno` (`-ESRCH` once the tree is empty, `-EINVAL` if not contained).
-//! - `closeFd(fd)`: closes a pipe end JS never used.
-//! - `drainFd(fd)`: discards what waits on such an end: 1 at its end of
-//!   stream, 0 while it is open, `-errno`.
-//! - `setRef(bool)`: whether pending events keep the event loop alive.
+//! - `closeFd(fd)`: gives up a pipe end JS never used (closed by the next
+//!   spawn's spawner thread, or by `closeRetired()`).
+//! - `drainFds(fd0, fd1, fd2)`: after an exit, gives up `fd0` and
+//!   discards what waits on the ends `fd1`, `fd2`: bit i set when end i
+//!   reached its end of stream (given up as by `closeFd`).
+//! - `closeRetired()`: closes the ends given up and not yet closed.
+//! - `hold(delta)`: adds to what keeps the event loop alive besides the
+//!   children (each child does from `spawn` until its end is taken);
+//!   `childRef(id, on)`: `child.ref()` / `unref()`.
 //! - `debug(on)`, `debugInfo(id)`, `liveChildren()`: introspection for tests.
 //! - `sendWithFd(socket, data, fd)`: writes `data` on the IPC channel's
 //!   socket with `fd` attached (a handle sent to a child); bytes or `-errno`.
 //! - `ping()`: a job on the spawner pool that only posts a `Pong` record
 //!   back (the benchmarks time the JS -> pool thread -> JS round trip, the
 //!   part of a spawn's latency that is thread hand-overs).
+//! - `pingSpawn(path)`: a job that spawns `path` and waits for it on the
+//!   pool thread, then posts a `Pong` (the benchmarks' floor of a Node
+//!   design: one call in, one threadsafe-function call back per spawn).
 //! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
 //! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
@@ -57,7 +68,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
-use napi::bindgen_prelude::{Function, Int32Array};
+use napi::bindgen_prelude::Function;
 use napi::{Env, Error, Result};
 use napi_derive::napi;
 
@@ -72,6 +83,19 @@ thread_local! {
     /// The event channel of the JS thread this is (one per Node-API
     /// environment: the main thread and each worker).
     static EVENTS: RefCell<Option<Arc<Events>>> = const { RefCell::new(None) };
+    /// Pipe ends this JS thread gave up, to close off its path
+    /// ([`close_fd`]).
+    static RETIRED: RefCell<Vec<std::os::fd::OwnedFd>> = const { RefCell::new(Vec::new()) };
+    /// This JS thread's children whose end (`Exited` or `Failed`) JS has
+    /// not taken yet, and whether each keeps the event loop alive
+    /// (`child.ref()` / `unref()`): counted here, in the calls that start
+    /// and end a child anyway, so that a spawn costs no `setRef` call.
+    static LIVE: RefCell<std::collections::HashMap<u32, bool>> = RefCell::new(std::collections::HashMap::new());
+    /// What keeps this thread's event loop alive: its ref'd live children
+    /// and the JS side's holds (`hold`).
+    static REFS: std::cell::Cell<i64> = const { std::cell::Cell::new(0) };
+    /// The environment of [`ping_spawn`]'s children.
+    static BENCH_ENV: std::cell::OnceCell<fastspawn::Environment> = const { std::cell::OnceCell::new() };
 }
 
 fn events() -> Result<Arc<Events>> {
@@ -82,16 +106,76 @@ fn events() -> Result<Arc<Events>> {
 
 /// Sets the function that receives the event batches of this JS thread.
 #[napi]
-pub fn init(on_events: Function<'_, Int32Array, ()>) -> Result<()> {
+pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
     let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
     waiter::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
 }
 
-/// Queues a spawn; returns the child's id, or `-errno`.
+/// Moves this JS thread's queued records into `buffer`: see `Events::take`.
+/// A child whose end is among them no longer keeps the event loop alive.
 #[napi]
-pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
+pub fn take_events(env: Env, buffer: IoArray<'_>) -> Result<i64> {
+    let events = events()?;
+    let n = events.take(buffer);
+    if n > 0 {
+        let mut released = 0;
+        LIVE.with(|live| {
+            let mut live = live.borrow_mut();
+            for record in buffer[..n as usize].chunks_exact(4) {
+                if (record[0] == events::Kind::Exited as i32
+                    || record[0] == events::Kind::Failed as i32)
+                    && live.remove(&(record[1] as u32)) == Some(true)
+                {
+                    released += 1;
+                }
+            }
+        });
+        if released > 0 {
+            adjust_refs(&env, &events, -released)?;
+        }
+    }
+    Ok(n)
+}
+
+/// `child.ref()` (`on`) or `child.unref()` of a live child: whether it
+/// keeps the event loop alive. Nothing once its end was taken.
+#[napi]
+pub fn child_ref(env: Env, id: u32, on: bool) -> Result<()> {
+    let changed = LIVE.with(|live| match live.borrow_mut().get_mut(&id) {
+        Some(refed) if *refed != on => {
+            *refed = on;
+            true
+        }
+        _ => false,
+    });
+    if changed {
+        let events = events()?;
+        adjust_refs(&env, &events, if on { 1 } else { -1 })?;
+    }
+    Ok(())
+}
+
+/// Adds `delta` to what keeps this JS thread's event loop alive, and refs
+/// or unrefs its event channel when that crosses zero.
+fn adjust_refs(env: &Env, events: &Events, delta: i64) -> Result<()> {
+    let before = REFS.get();
+    let after = before + delta;
+    REFS.set(after);
+    if before <= 0 && after > 0 {
+        events.set_ref(env, true)
+    } else if before > 0 && after <= 0 {
+        events.set_ref(env, false)
+    } else {
+        Ok(())
+    }
+}
+
+/// Queues a spawn; returns the child's id, or `-errno`. The child keeps
+/// the event loop alive until JS takes its end (see `child_ref`).
+#[napi]
+pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
     let request = match request::build(strings, io) {
         Ok(request) => request,
@@ -101,7 +185,10 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
         },
     };
     let id = registry::next_id();
+    LIVE.with(|live| live.borrow_mut().insert(id, true));
+    adjust_refs(&env, &events, 1)?;
     let pending = registry::Pending::new(id, events);
+    let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     QUEUED.fetch_add(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
         QUEUED.fetch_sub(1, Ordering::Relaxed);
@@ -110,8 +197,10 @@ pub fn spawn(strings: String, io: IoArray<'_>) -> Result<i64> {
             Ok(mut command) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
-                // While the child runs: the socketpairs of the next spawns.
+                // While the child runs: the socketpairs of the next spawns,
+                // and the pipe ends of earlier children closed.
                 request::refill();
+                drop(retired);
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
@@ -226,24 +315,54 @@ pub fn kill_tree(id: u32, signal: i32) -> i32 {
     registry::kill_tree(id, signal)
 }
 
-/// Closes the parent's end of a pipe that JS never wrapped in a stream
-/// (fs.closeSync cannot: Deno's takes only its own resource ids).
+/// Gives up the parent's end of a pipe that JS never wrapped in a stream
+/// (fs.closeSync cannot: Deno's takes only its own resource ids). It is
+/// closed later, off the JS thread's path from a child's exit to its
+/// `'close'` and the next spawn: by the spawner thread of this thread's
+/// next spawn (after its clone, while the child runs), or by
+/// `closeRetired()`, which JS calls on the loop's next check phase (a
+/// socket's close costs the JS thread ~3-4 µs).
 #[napi]
 pub fn close_fd(fd: i32) {
-    sys::close_parent_end(fd);
+    retire(fd);
 }
 
-/// Discards what is buffered on a pipe end JS never wrapped: 1 at its end
-/// of stream, 0 while someone may still write, or `-errno`.
-#[napi]
-pub fn drain_fd(fd: i32) -> i32 {
-    sys::drain_parent_end(fd)
+fn retire(fd: i32) {
+    if let Some(fd) = sys::own_parent_end(fd) {
+        RETIRED.with(|r| r.borrow_mut().push(fd));
+    }
 }
 
-/// Whether this JS thread's pending events keep its event loop alive.
+/// Closes what [`close_fd`] and [`drain_fds`] gave up and no spawn took.
 #[napi]
-pub fn set_ref(env: Env, keep_alive: bool) -> Result<()> {
-    events()?.set_ref(&env, keep_alive)
+pub fn close_retired() {
+    drop(RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut())));
+}
+
+/// The pipe ends JS never wrapped, after a child's exit (-1 for none):
+/// gives up `fd0` (as [`close_fd`]), and discards what is buffered on
+/// `fd1` and `fd2`. Bit `i` of the result (1, 2) is set when end `i`
+/// reached its end of stream or failed, and was given up; clear while
+/// someone may still write to it.
+#[napi]
+pub fn drain_fds(fd0: i32, fd1: i32, fd2: i32) -> i32 {
+    retire(fd0);
+    let mut ended = 0;
+    for (i, fd) in [(1, fd1), (2, fd2)] {
+        if fd >= 0 && sys::drain_parent_end(fd) != 0 {
+            retire(fd);
+            ended |= 1 << i;
+        }
+    }
+    ended
+}
+
+/// Adds `delta` to what keeps this JS thread's event loop alive besides
+/// its children (a `ping()` waiting, a `waitTree()`).
+#[napi]
+pub fn hold(env: Env, delta: i32) -> Result<()> {
+    let events = events()?;
+    adjust_refs(&env, &events, i64::from(delta))
 }
 
 /// Records, from now on, which thread and engine start each child.
@@ -295,6 +414,32 @@ pub fn trace_take() -> Vec<f64> {
 pub fn ping() -> Result<()> {
     let events = events()?;
     fastspawn::Pool::global().run(move || events.post(events::Kind::Pong, 0, 0, 0));
+    Ok(())
+}
+
+/// Queues a job that spawns `path` (no arguments, stdio null, this
+/// thread's environment as captured on its first call), waits for it on
+/// the pool thread and answers with a `Pong` record: the least a Node
+/// design whose loop never runs the clone does per spawn (one call into
+/// the addon, one threadsafe-function call back), for the benchmarks'
+/// floor of the package.
+#[napi]
+pub fn ping_spawn(path: String) -> Result<()> {
+    let events = events()?;
+    let env = BENCH_ENV.with(|e| e.get_or_init(fastspawn::Environment::capture).clone());
+    fastspawn::Pool::global().run(move || {
+        let mut command = fastspawn::Command::new(&path);
+        command
+            .environment(&env)
+            .stdin(fastspawn::Stdio::null())
+            .stdout(fastspawn::Stdio::null())
+            .stderr(fastspawn::Stdio::null());
+        let code = match command.spawn().and_then(|mut child| child.wait()) {
+            Ok(status) => status.code().unwrap_or(-1),
+            Err(err) => -err.raw_os_error().unwrap_or(libc::EINVAL),
+        };
+        events.post(events::Kind::Pong, 0, code, 0);
+    });
     Ok(())
 }
 

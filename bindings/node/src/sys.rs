@@ -15,7 +15,7 @@
 //!    the child's registry entry and closed only when the child is reaped,
 //!    by the waiter after the watch that borrows it, or by the spawner
 //!    thread itself after [`pidfd_exited_within`] returned.
-//! 5. An fd given to [`close_parent_end`] is the parent's end of a pipe
+//! 5. An fd given to [`own_parent_end`] is the parent's end of a pipe
 //!    that this addon created and handed to JS, which never wrapped it in a
 //!    stream and drops the number after this call. An fd given to
 //!    [`drain_parent_end`] is such an end too, kept open by JS during the
@@ -44,13 +44,12 @@ pub fn dup_cloexec(fd: RawFd) -> io::Result<OwnedFd> {
     Ok(rustix::io::fcntl_dupfd_cloexec(borrowed, 0)?)
 }
 
-/// Closes a pipe end the JS side never used (its stdin, say).
-pub fn close_parent_end(fd: RawFd) {
-    if fd >= 0 {
-        // SAFETY: invariant 5: the addon made this fd, JS owns it and gives
-        // it up here; nothing else refers to it.
-        drop(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) });
-    }
+/// Takes over a pipe end the JS side never used (its stdin, say) and will
+/// not use again: closed when the result is dropped.
+pub fn own_parent_end(fd: RawFd) -> Option<OwnedFd> {
+    // SAFETY: invariant 5: the addon made this fd, JS owns it and gives
+    // it up here; nothing else refers to it.
+    (fd >= 0).then(|| unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) })
 }
 
 /// Reads and discards what is buffered on a pipe end that JS never wrapped

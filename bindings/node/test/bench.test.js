@@ -3,7 +3,7 @@
 
 const assert = require('node:assert/strict');
 const { describe, it } = require('node:test');
-const { floorLine } = require('../bench/sequential');
+const { floorLine, nodeFloorLine } = require('../bench/sequential');
 
 describe('bench/sequential.js floor line', () => {
   it('takes the better of the two C hand-over floors and calls a goal out of reach only above it', () => {
@@ -21,5 +21,14 @@ describe('bench/sequential.js floor line', () => {
   it('reads one floor alone, and prints nothing without either', () => {
     assert.match(floorLine(undefined, 2.2, 2.3, 1.9), /worker asleep not measured, worker spinning 2\.20x; 'pipe' 2\.30x, goal <= 2\.0x: out of reach/);
     assert.equal(floorLine(undefined, undefined, 2, 1.5), null);
+  });
+});
+
+describe('bench/sequential.js Node floor line', () => {
+  it("prints what the package adds to the Node floor and what each goal leaves above it", () => {
+    const line = nodeFloorLine(1.43, 2.1, 1.8);
+    assert.match(line, /: 1\.43x; the package adds 0\.67x with 'pipe' \(goal 2\.0x: 0\.57x left above it/);
+    assert.match(line, /and 0\.37x with 'ignore' \(goal 1\.5x: 0\.07x left above it/);
+    assert.match(nodeFloorLine(1.6, 2.1, 1.8), /'ignore' \(goal 1\.5x: out of reach for any Node design of this structure\)/);
   });
 });

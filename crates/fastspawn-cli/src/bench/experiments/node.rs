@@ -32,7 +32,7 @@ pub struct Node;
 const ABOUT: &str = "The Node package (bindings/node) as Node programs use it: sequential `spawn()` of the static do-nothing child, each awaiting `'close'`, with `stdio: 'pipe'` and `'ignore'`, against the raw C clone(CLONE_VM|CLONE_VFORK) + waitpid loop and `node:child_process`, all interleaved in each round of one Node process (bindings/node/bench/sequential.js); how long one `spawn()` call holds the event loop; and `fork()` + one IPC round trip + exit against `node:child_process.fork()` with 0 and 1 GiB held by the parent (bindings/node/bench/fork.js).";
 
 /// The sequential sides, in table order, with their label.
-const SIDES: [(&str, &str); 11] = [
+const SIDES: [(&str, &str); 12] = [
     ("c-clone", "raw C clone(CLONE_VM|CLONE_VFORK) + waitpid"),
     ("node-fastspawn-pipe", "fastspawn package, stdio 'pipe'"),
     ("node-fastspawn-ignore", "fastspawn package, stdio 'ignore'"),
@@ -44,6 +44,10 @@ const SIDES: [(&str, &str); 11] = [
     (
         "node-ping",
         "JS -> spawner thread -> JS round trip, no spawn",
+    ),
+    (
+        "node-ping-spawn",
+        "Node floor: one addon call, spawn + wait on a pool thread, one callback and a promise",
     ),
     (
         "c-handoff-sleep",
@@ -278,6 +282,17 @@ impl Experiment for Node {
             vs("node-fastspawn-ignore"),
         ) {
             lines.push(line);
+        }
+        if let (Some(floor), Some(pipe), Some(ignore)) = (
+            vs("node-ping-spawn"),
+            vs("node-fastspawn-pipe"),
+            vs("node-fastspawn-ignore"),
+        ) {
+            lines.push(format!(
+                "Node floor (one addon call, spawn + wait on a pool thread, one callback): {floor:.2}x the C loop; the package adds {:.2}x with 'pipe' and {:.2}x with 'ignore'",
+                pipe - floor,
+                ignore - floor
+            ));
         }
         if let Some(st) = stall_figures(ms) {
             lines.push(format!(
@@ -516,6 +531,7 @@ fn sequential_table(ms: &[Measurement]) -> Table {
             "Every side runs once per round, in turn, from one Node process (the C, Rust and Python sides are their bench peers, started by it), so all see the same machine. Goals for the package: <= 2.0x the C loop with 'pipe', <= 1.5x with 'ignore', read on the per-round ratios (each side against the C loop of its own round, which a passing load hits alike).".into(),
             "The ping row spawns nothing: it is the JS -> spawner thread -> JS round trip, the hand-overs a spawn's latency cannot avoid (a spawn has one more, from the thread that sees the exit).".into(),
             "The c-handoff rows are the floor of any design whose event-loop thread never runs the clone (bindings/node/bench/handoff.c): the package's structure in C, a loop thread in epoll_wait handing each spawn to a worker thread that clones, execs and waits, the result back through an eventfd; the headline's floor line compares the better of the two with the goals.".into(),
+            "The node-ping-spawn row is the floor of the package inside Node: each spawn + wait done on a pool thread, started by one call into the addon and answered by one threadsafe-function call and a promise (addon.pingSpawn), with nothing else of the package; what the package rows add above it is the package's own work per spawn (options, ChildProcess, events, streams).".into(),
             "Spread: half the range of the rounds' means around their median; each round is one repetition.".into(),
         ],
     }
@@ -808,7 +824,8 @@ mod tests {
               {"key":"c-clone","label":"C","n":100,"rounds_us":[150,160,140]},
               {"key":"node-fastspawn-pipe","label":"p","n":100,"rounds_us":[300,290,310]},
               {"key":"node-fastspawn-ignore","label":"i","n":100,"rounds_us":[225,220,230]},
-              {"key":"node-spawn-pipe","label":"n","n":50,"rounds_us":[1500,1600,1400]}],
+              {"key":"node-spawn-pipe","label":"n","n":50,"rounds_us":[1500,1600,1400]},
+              {"key":"node-ping-spawn","label":"f","n":100,"rounds_us":[210,208,200]}],
               "stall":{"in_flight":16,"calm_us":[1,2,3,4,5,6,7,8,9,100],"preempted_us":[500,600]}}"#,
         )
         .unwrap();
@@ -847,7 +864,7 @@ mod tests {
         // The per-round median of the fork() calls: 35 and 55 µs.
         assert!(fs[2].starts_with("45.0 µs"), "{fs:?}");
         let head = exp.headline(&ms);
-        assert_eq!(head.len(), 3, "{head:?}");
+        assert_eq!(head.len(), 4, "{head:?}");
         assert!(
             head[0].contains("'pipe' 2.00x") && head[0].contains("'ignore' 1.50x"),
             "{head:?}"
@@ -856,14 +873,23 @@ mod tests {
             head[0].contains("node:child_process 'pipe' 10.00x"),
             "{head:?}"
         );
+        // Per round 210/150, 208/160, 200/140: median 1.40x; the package
+        // 2.00x and 1.50x.
         assert!(
-            head[1].contains("p50 5.5 µs") && head[1].contains("2 of 12"),
+            head[1].contains("Node floor")
+                && head[1].contains(
+                    "1.40x the C loop; the package adds 0.60x with 'pipe' and 0.10x with 'ignore'"
+                ),
             "{head:?}"
         );
         assert!(
-            head[2].contains("package +6.0% (too few rounds for an interval; rounds +2.0% to +10.0%) (goal: within 5%: 5% not resolved by these rounds)")
-                && head[2].contains("+48.8%")
-                && head[2].contains("2 per-round"),
+            head[2].contains("p50 5.5 µs") && head[2].contains("2 of 12"),
+            "{head:?}"
+        );
+        assert!(
+            head[3].contains("package +6.0% (too few rounds for an interval; rounds +2.0% to +10.0%) (goal: within 5%: 5% not resolved by these rounds)")
+                && head[3].contains("+48.8%")
+                && head[3].contains("2 per-round"),
             "{head:?}"
         );
     }
