@@ -67,12 +67,23 @@ let batches = 0;
 // Where takeEvents() writes the records (grown when a batch needs more).
 let buffer = new Int32Array(256);
 
-function onEvents() {
-  let n = addon.takeEvents(buffer);
-  if (n < 0) {
-    buffer = new Int32Array(Math.max(-n, 2 * buffer.length));
-    n = addon.takeEvents(buffer);
+// Takes every queued record into `buf` with `take` (addon.takeEvents),
+// growing it until they fit: [count, the buffer holding them]. Spawner
+// and waiter threads go on queueing while this runs, so a retry may need
+// more than the last try said; it must not give up, since a take that
+// fails leaves the queue's wake-up pending and the native side then
+// wakes this thread no more.
+function takeAll(take, buf) {
+  for (;;) {
+    const n = take(buf);
+    if (n >= 0) return [n, buf];
+    buf = new Int32Array(Math.max(-n, 2 * buf.length));
   }
+}
+
+function onEvents() {
+  let n;
+  [n, buffer] = takeAll(addon.takeEvents, buffer);
   const batch = buffer;
   // Taken by an earlier call of this thread (the records of a later
   // wake-up were in its batch).
@@ -160,4 +171,5 @@ module.exports = {
   ping,
   pingSpawn,
   batchCount: () => batches,
+  takeAll,
 };

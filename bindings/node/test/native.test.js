@@ -31,6 +31,39 @@ describe('native side', () => {
     assert.doesNotMatch(require('node:fs').readFileSync('/proc/thread-self/comm', 'utf8'), /^fastspawn-/);
   });
 
+  it('takes a batch that outgrows the buffer between two tries (more queued meanwhile)', () => {
+    const { takeAll } = require('../lib/native');
+    // The queue holds 300 ints at the first try, 700 at the second (the
+    // spawner threads went on), 900 at the third: each try that fails
+    // says what it needed then; only a try that fits takes the records.
+    const queued = [300, 700, 900];
+    const tries = [];
+    const take = (buf) => {
+      const need = queued[Math.min(tries.length, queued.length - 1)];
+      tries.push(buf.length);
+      if (need > buf.length) return -need;
+      buf.fill(7, 0, need);
+      return need;
+    };
+    const [n, buf] = takeAll(take, new Int32Array(256));
+    assert.equal(n, 900);
+    assert.ok(buf.length >= 900);
+    assert.deepEqual(tries, [256, 512, 1024]);
+    assert.ok(buf.subarray(0, n).every((v) => v === 7));
+    // A batch that fits the first time: the same buffer, one try.
+    const small = new Int32Array(8);
+    const [m, same] = takeAll(() => 4, small);
+    assert.equal(m, 4);
+    assert.equal(same, small);
+  });
+
+  it('a burst of 2,000 spawns delivers every spawn and exit (batches beyond the first buffer)', { timeout: 60000 }, async () => {
+    const children = [];
+    for (let i = 0; i < 2000; i++) children.push(fastspawn.spawn('true', [], { stdio: 'ignore' }));
+    const results = await Promise.all(children.map((child) => outcome(child)));
+    for (const r of results) assert.deepEqual(r.events, ['spawn', 'exit 0 null', 'close 0 null']);
+  });
+
   it('no fd leaks after 1,000 spawns with piped stdio', async () => {
     await quiesce();
     const before = openFds();
