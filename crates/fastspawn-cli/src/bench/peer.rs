@@ -4,7 +4,10 @@
 //! says which peer program runs it. The driver spawns peers with fastspawn
 //! itself.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -169,26 +172,55 @@ impl Peers {
     }
 }
 
+/// How long one peer run may take. Runs are sized to seconds (the cells'
+/// budgets); one that goes on this long has hung, and is killed so that
+/// the rest of the benchmark still runs (its cell reports the failure).
+const PEER_TIME_LIMIT: Duration = Duration::from_secs(600);
+
 fn run_peer(program: &Path, run: &PeerRun) -> Result<Repetition> {
+    run_peer_within(program, run, PEER_TIME_LIMIT)
+}
+
+fn run_peer_within(program: &Path, run: &PeerRun, limit: Duration) -> Result<Repetition> {
     let mut cmd = fastspawn::Command::new(program);
     cmd.args(run.args());
     if let Some(env) = &run.env {
         cmd.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
     }
-    let out = cmd
+    let what = || format!("{} {}", program.display(), run.args().join(" "));
+    let mut child = cmd
         .stdin(fastspawn::Stdio::null())
-        .output()
+        .stdout(fastspawn::Stdio::piped())
+        .stderr(fastspawn::Stdio::piped())
+        .spawn()
         .with_context(|| format!("running {} for {}", program.display(), run.runner))?;
-    if !out.status.success() {
+    let stdout = read_on_a_thread(child.stdout.take());
+    let stderr = read_on_a_thread(child.stderr.take());
+    let finished = exits_within(&child, limit);
+    if !finished {
+        let _ = child.kill();
+    }
+    let status = child
+        .wait()
+        .with_context(|| format!("waiting for {}", what()))?;
+    let out = stdout.join().unwrap_or_default();
+    let err = stderr.join().unwrap_or_default();
+    if !finished {
         bail!(
-            "{} {} failed ({}): {}",
-            program.display(),
-            run.args().join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
+            "{} did not finish within {limit:?} and was killed (hung?): {}",
+            what(),
+            String::from_utf8_lossy(&err).trim()
         );
     }
-    let text = String::from_utf8_lossy(&out.stdout);
+    if !status.success() {
+        bail!(
+            "{} failed ({}): {}",
+            what(),
+            status,
+            String::from_utf8_lossy(&err).trim()
+        );
+    }
+    let text = String::from_utf8_lossy(&out);
     let last = text
         .lines()
         .rev()
@@ -206,6 +238,45 @@ fn run_peer(program: &Path, run: &PeerRun) -> Result<Repetition> {
         );
     }
     Ok(line.rep)
+}
+
+/// Reads `pipe` to its end on a thread of its own.
+fn read_on_a_thread<R: Read + Send + 'static>(pipe: Option<R>) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        bytes
+    })
+}
+
+/// Whether `child` exits within `limit` (its pidfd polled: no busy loop).
+/// Without a pidfd (a kernel before 5.3), it waits without a limit.
+fn exits_within(child: &fastspawn::Child, limit: Duration) -> bool {
+    let Some(fd) = child.pidfd() else {
+        return true;
+    };
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        let mut fds = [rustix::event::PollFd::new(
+            &fd,
+            rustix::event::PollFlags::IN,
+        )];
+        let timeout = rustix::event::Timespec {
+            tv_sec: left.as_secs() as i64,
+            tv_nsec: i64::from(left.subsec_nanos()),
+        };
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+            // Readable, or an error polling it: wait() says what happened.
+            _ => return true,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +302,62 @@ mod tests {
             run.args().join(" "),
             "--runner rust-std --mode spawn --n 50 --warmup 10 --set-env --extra-fds 2 \
              --async-mode multi-2 -- /x 0"
+        );
+    }
+
+    /// A peer written as a shell script (it ignores the protocol's
+    /// arguments) in a directory of its own.
+    fn script_peer(tag: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("fastspawn-peer-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("peer");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_peer_that_hangs_is_killed_at_the_limit_and_named() {
+        // It also holds its stdout open in a grandchild-free way: the
+        // shell itself sleeps, so the kill ends the pipes too.
+        let peer = script_peer("hang", "echo starting >&2; exec sleep 60");
+        let run = PeerRun::new("c-clone", "wait", 5, vec!["/x".into()]);
+        let t0 = std::time::Instant::now();
+        let err = run_peer_within(&peer, &run, Duration::from_millis(300)).unwrap_err();
+        let waited = t0.elapsed();
+        std::fs::remove_dir_all(peer.parent().unwrap()).unwrap();
+        let msg = format!("{err:#}");
+        assert!(
+            msg.contains("did not finish within 300ms and was killed"),
+            "{msg}"
+        );
+        assert!(msg.contains("--runner c-clone"), "{msg}");
+        assert!(
+            msg.contains("starting"),
+            "its stderr is in the error: {msg}"
+        );
+        assert!(
+            waited < Duration::from_secs(30),
+            "returned after {waited:?}"
+        );
+    }
+
+    #[test]
+    fn a_peer_within_the_limit_is_read_as_before() {
+        let line = r#"{"runner":"c-clone","mode":"wait","n":5,"total_ns":1000,"cpu_user_ns":1,"cpu_sys_ns":2}"#;
+        let peer = script_peer("ok", &format!("echo 'some progress'; echo '{line}'"));
+        let run = PeerRun::new("c-clone", "wait", 5, vec!["/x".into()]);
+        let rep = run_peer_within(&peer, &run, Duration::from_secs(60));
+        let failing = script_peer("fail", "echo 'no such child' >&2; exit 1");
+        let failed = run_peer_within(&failing, &run, Duration::from_secs(60));
+        std::fs::remove_dir_all(peer.parent().unwrap()).unwrap();
+        std::fs::remove_dir_all(failing.parent().unwrap()).unwrap();
+        assert_eq!(rep.unwrap().total_ns, 1000);
+        let msg = format!("{:#}", failed.unwrap_err());
+        assert!(
+            msg.contains("failed (exit status: 1): no such child"),
+            "{msg}"
         );
     }
 }
