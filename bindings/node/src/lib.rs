@@ -197,10 +197,6 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
             Ok(mut command) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
-                // While the child runs: the socketpairs of the next spawns,
-                // and the pipe ends of earlier children closed.
-                request::refill();
-                drop(retired);
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
@@ -222,6 +218,12 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
                 busy: LINGER_POLL.load(Ordering::Relaxed),
             });
         pending.settle(outcome, linger);
+        // After the spawn (and a quick child's exit) is posted, off the
+        // path to JS: the socketpairs of the next spawns, and the pipe ends
+        // of earlier children closed (~20 us for a 'pipe' child, which
+        // delayed the exit's report as much when done before the linger).
+        request::refill();
+        drop(retired);
     });
     Ok(i64::from(id))
 }

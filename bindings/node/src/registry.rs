@@ -219,22 +219,26 @@ pub fn reap(id: u32) -> bool {
         Err(_) => (-1, 0),
     };
     // Dropping the Child closes its pidfd, which also removes it from the
-    // waiter's epoll set.
+    // waiter's epoll set: done after the exit is posted, off the path to JS
+    // and with the registry unlocked.
     let State::Running { child, .. } = std::mem::replace(&mut entry.state, State::Exited { pid })
     else {
         unreachable!("matched as Running above")
     };
     let events = Arc::clone(&entry.events);
-    let tree = child.containment().is_some().then(|| {
+    let (tree, done) = if child.containment().is_some() {
         let child = Arc::new(child);
         // In TREES before the entry is unlocked, so kill_tree never finds
         // the tree in neither place.
         trees().insert(id, Arc::clone(&child));
-        child
-    });
+        (Some(child), None)
+    } else {
+        (None, Some(child))
+    };
     drop(entries);
     crate::trace::stamp(id, crate::trace::Step::ExitPosted);
     events.post(Kind::Exited, id, code, signal);
+    drop(done);
     if let Some(child) = tree {
         watch_tree(id, child, events);
     }
