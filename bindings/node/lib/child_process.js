@@ -417,6 +417,13 @@ function usedAsStdio(stream) {
   return false;
 }
 
+// Whether child.stdio[i] is left alone by flushStdio: stdin (not
+// readable, and a lazy one is not a stream yet), or a lazy output end
+// (still an fd, or drained and closed).
+function notAStream(child, i) {
+  return (i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1);
+}
+
 // After the child's exit: streams nobody reads are drained so that they
 // reach their end and close (and with them the child).
 function flushStdio(child) {
@@ -427,8 +434,7 @@ function flushStdio(child) {
   // grandchild still holds them) they get a stream that is drained.
   child._drainLazy();
   for (let i = 0; i < stdio.length; i++) {
-    // stdin is not readable; a lazy end is not a stream yet.
-    if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
+    if (notAStream(child, i)) continue;
     const stream = stdio[i];
     if (!stream || !stream.readable || usedAsStdio(stream)) continue;
     const state = stream._readableState;
@@ -447,7 +453,7 @@ function hasStdio(child) {
   const stdio = stdioOf(child);
   if (stdio == null) return false;
   for (let i = 0; i < stdio.length; i++) {
-    if ((i === 0 && child._stdin === undefined) || (i === 1 && child._fd1 !== -1) || (i === 2 && child._fd2 !== -1)) continue;
+    if (notAStream(child, i)) continue;
     if (stdio[i] != null) return true;
   }
   return false;

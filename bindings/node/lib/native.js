@@ -82,9 +82,8 @@ function takeAll(take, buf) {
 }
 
 function onEvents() {
-  let n;
-  [n, buffer] = takeAll(addon.takeEvents, buffer);
-  const batch = buffer;
+  const [n, batch] = takeAll(addon.takeEvents, buffer);
+  buffer = batch;
   // Taken by an earlier call of this thread (the records of a later
   // wake-up were in its batch).
   if (n <= 0) return;
