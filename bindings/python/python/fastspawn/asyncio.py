@@ -84,11 +84,19 @@ class _LoopSpawner:
     # when the caller must schedule that _flush.
 
     def submit(self, loop, start_args):
-        token = _start(self._spawner.submit, *start_args)
+        return self.queued(loop, _start(self._spawner.submit, *start_args))
+
+    def queued(self, loop, token):
+        """The token (as the extension gave it, not 0) and future of a
+        request just queued; schedules the _flush it asks for."""
         if token < 0:
             token = -token
             loop.call_soon(self._flush)
-        future = self._pending[token] = loop.create_future()
+        if self._plain_futures:
+            future = _Future(loop=loop)
+        else:
+            future = loop.create_future()
+        self._pending[token] = future
         return token, future
 
     def cancel(self, token, future):
@@ -499,14 +507,7 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         spawner = _spawner(loop)
         token = spawner._spawner.submit_args((program, *args))
         if token:
-            if token < 0:
-                token = -token
-                loop.call_soon(spawner._flush)
-            if spawner._plain_futures:
-                future = _Future(loop=loop)
-            else:
-                future = loop.create_future()
-            spawner._pending[token] = future
+            token, future = spawner.queued(loop, token)
             try:
                 return await future
             except BaseException:
