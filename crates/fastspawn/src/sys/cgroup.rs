@@ -217,6 +217,25 @@ pub(crate) fn read_fd(fd: BorrowedFd<'_>) -> io::Result<String> {
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
+/// Reads a small open interface file (`cgroup.events`, `cpu.stat`) from its
+/// start into a buffer on the stack and hands its text to `parse`; one that
+/// fills the buffer is read again by [`read_fd`]. (Read twice per contained
+/// spawn+wait: no allocation.)
+pub(crate) fn read_small<R>(fd: BorrowedFd<'_>, parse: impl FnOnce(&str) -> R) -> io::Result<R> {
+    let mut buf = [0u8; 512];
+    let n = loop {
+        match rustix::io::pread(fd, &mut buf, 0) {
+            Ok(n) => break n,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    };
+    match std::str::from_utf8(&buf[..n]) {
+        Ok(text) if n < buf.len() => Ok(parse(text)),
+        _ => Ok(parse(&read_fd(fd)?)),
+    }
+}
+
 /// Writes `value` to interface file `file` of `dir` in one `write`, as the
 /// kernel expects.
 pub(crate) fn write(dir: BorrowedFd<'_>, file: &str, value: &str) -> io::Result<()> {
@@ -309,10 +328,9 @@ impl Events {
 
     /// Reads the current state (and re-arms the change notification).
     pub(crate) fn read(&self) -> io::Result<EventState> {
-        let text = read_fd(self.fd.as_fd())?;
-        Ok(EventState {
-            populated: key(&text, "populated") == Some(1),
-            frozen: key(&text, "frozen") == Some(1),
+        read_small(self.fd.as_fd(), |text| EventState {
+            populated: key(text, "populated") == Some(1),
+            frozen: key(text, "frozen") == Some(1),
         })
     }
 

@@ -77,7 +77,7 @@ impl Watch {
         if self.events.read().ok()?.populated {
             return None;
         }
-        Some(CpuTimes::parse(&cgroup::read_fd(self.cpu.as_fd()).ok()?))
+        cgroup::read_small(self.cpu.as_fd(), CpuTimes::parse).ok()
     }
 }
 
