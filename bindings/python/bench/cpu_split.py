@@ -137,11 +137,13 @@ def main():
     print("| spawns/s | " + " | ".join(f"{med(name, 'rate'):.0f}" for name in names) + " |")
     base = names[0]
     for name in names[1:]:
-        for what, key in (("total CPU", None), ("loop thread CPU", "loop")):
+        for what, keys in (
+            ("total CPU", ours),
+            ("loop thread CPU", ("loop",)),
+            ("other threads' CPU", ("spawners", "waiter", "others")),
+        ):
             d = sorted(
-                (sum(b[r] for r in ours) - sum(a[r] for r in ours))
-                if key is None
-                else b[key] - a[key]
+                sum(b[r] for r in keys) - sum(a[r] for r in keys)
                 for a, b in zip(res[base], res[name])
             )
             print(
