@@ -11,8 +11,8 @@
 //! pool (its `futex` wake kept out of the spawn call), unless every
 //! spawner thread has a job already: the spawn call then hands its request
 //! over itself. The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
-//! makes the pidfd), adds the pidfd to the waiter's epoll and pushes the
-//! result on the loop's queue. The waiter, one thread for the process,
+//! makes the pidfd), pushes the result on the loop's queue and then adds
+//! the pidfd to the waiter's epoll. The waiter, one thread for the process,
 //! sleeps in that epoll; when a child's pidfd becomes readable it reaps the
 //! child (`waitid` through the same `fastspawn::Child` the `Process` holds,
 //! so both see one status) and pushes the status on the queue of the
@@ -20,10 +20,13 @@
 //! spawns and exits wakes the loop once; `drain` then reads the eventfd
 //! (its one syscall) and takes the whole queue.
 //!
-//! Order: a spawner thread registers a child with the waiter and pushes it
-//! under its queue's lock, and the waiter pushes an exit under that lock
-//! too, so a child's exit is never queued before its spawn; `drain` hands
-//! the spawns of a batch out before its exits.
+//! Order: a spawner thread pushes a spawn before it registers the child
+//! with the waiter, so a child's exit is never queued before its spawn;
+//! `drain` hands the spawns of a batch out before its exits. No syscall
+//! runs under the queue's lock or the waiter's map's (the eventfd's write
+//! and the epoll calls come after they are released), which the loop, the
+//! spawner threads and the waiter all take: a syscall there made the
+//! others sleep on the lock (a `futex` wait and wake each) at 16 in flight.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -65,6 +68,12 @@ struct Shared {
     queue: Mutex<Queue>,
 }
 
+impl Queue {
+    fn is_empty(&self) -> bool {
+        self.done.is_empty() && self.exits.is_empty()
+    }
+}
+
 impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
@@ -72,16 +81,24 @@ impl Shared {
 
     /// Queues the exit of `token`'s child.
     fn push_exit(&self, token: u64, status: i32) {
-        let mut queue = self.lock();
-        self.wake_if_empty(&queue);
-        queue.exits.push((token, status));
+        let wake = {
+            let mut queue = self.lock();
+            let wake = queue.is_empty();
+            queue.exits.push((token, status));
+            wake
+        };
+        if wake {
+            self.wake();
+        }
     }
 
-    /// Wakes the loop if `queue` is empty (the caller pushes on it next).
-    fn wake_if_empty(&self, queue: &Queue) {
-        if queue.done.is_empty() && queue.exits.is_empty() {
-            let _ = rustix::io::write(&self.eventfd, &1u64.to_ne_bytes());
-        }
+    /// Wakes the loop: called, after the queue's lock is released, by the
+    /// push that found the queue empty (no syscall runs under that lock,
+    /// which the loop's `drain`, the spawner threads and the waiter all
+    /// take). A `drain` that took the queue between that push and this
+    /// write finds an empty queue when the write wakes it again.
+    fn wake(&self) {
+        let _ = rustix::io::write(&self.eventfd, &1u64.to_ne_bytes());
     }
 }
 
@@ -149,16 +166,12 @@ impl Waiter {
     /// `Process` waits on a thread of its own. If the epoll refuses the
     /// pidfd (`max_user_watches` reached), a thread of its own polls the
     /// child every millisecond instead.
-    fn watch(
-        &self,
-        shared: &Arc<Shared>,
-        token: u64,
-        child: &SharedChild,
-        exits: &mut Vec<(u64, i32)>,
-    ) {
+    fn watch(&self, shared: &Arc<Shared>, token: u64, child: &SharedChild) {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
-        let locked = lock_child(child);
-        let Some(pidfd) = locked.pidfd() else {
+        // The pidfd was made by the clone and stays open while `child`
+        // lives (this holds a reference): the epoll call needs no lock of
+        // the child, which the waiter takes to reap it.
+        let Some(pidfd) = lock_child(child).pidfd().map(|fd| fd.as_raw_fd()) else {
             return;
         };
         // In the map before the epoll can report it.
@@ -172,11 +185,10 @@ impl Waiter {
         );
         let added = epoll::add(
             &self.epoll,
-            pidfd,
+            crate::sys::borrow_pidfd(pidfd),
             epoll::EventData::new_u64(key),
             epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
         );
-        drop(locked);
         if added.is_err() {
             self.lock().remove(&key);
             let (queue, polled) = (Arc::clone(shared), Arc::clone(child));
@@ -191,13 +203,12 @@ impl Waiter {
                 queue.push_exit(token, status);
             };
             if std::thread::Builder::new().spawn(polling).is_err() {
-                // No thread either: the child is killed and reaped now
-                // (the caller holds the queue's lock and pushes a wake-up).
+                // No thread either: the child is killed and reaped now.
                 let mut locked = lock_child(child);
                 let _ = locked.kill();
                 let status = locked.wait().map_or(255 << 8, |s| s.into_raw());
                 drop(locked);
-                exits.push((token, status));
+                shared.push_exit(token, status);
             }
         }
     }
@@ -225,42 +236,42 @@ impl Waiter {
     /// queues its status (255 << 8 when other code reaped it, as asyncio
     /// reports then).
     fn reap(&self, key: u64) {
-        let Some((child, shared, token)) = self
-            .lock()
-            .get(&key)
-            .map(|w| (Arc::clone(&w.child), Arc::clone(&w.shared), w.token))
-        else {
+        // Out of the map at once (one lock of it); put back in the rare
+        // case that the child has not exited after all.
+        let Some(watched) = self.lock().remove(&key) else {
             return;
         };
-        let status = {
-            let mut locked = lock_child(&child);
+        let (status, pidfd) = {
+            let mut locked = lock_child(&watched.child);
+            let pidfd = locked.pidfd().map(|fd| fd.as_raw_fd());
             match locked.try_wait() {
-                Ok(Some(status)) => {
-                    // Out of the epoll here, on this thread: the close of
-                    // the pidfd, when its `Process` is freed on the loop's
-                    // thread, then has no epoll entry to remove.
-                    if let Some(pidfd) = locked.pidfd() {
-                        let _ = epoll::delete(&self.epoll, pidfd);
-                    }
-                    status.into_raw()
-                }
-                Ok(None) => {
-                    // Not an exit after all: armed again.
-                    if let Some(pidfd) = locked.pidfd() {
-                        let _ = epoll::modify(
-                            &self.epoll,
-                            pidfd,
-                            epoll::EventData::new_u64(key),
-                            epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
-                        );
-                    }
-                    return;
-                }
-                Err(_) => 255 << 8,
+                Ok(Some(status)) => (Some(status.into_raw()), pidfd),
+                Ok(None) => (None, pidfd),
+                Err(_) => (Some(255 << 8), None),
             }
         };
-        self.lock().remove(&key);
-        shared.push_exit(token, status);
+        // The epoll calls without the child's lock (its pidfd stays open
+        // while `watched` holds the child).
+        let Some(status) = status else {
+            // Not an exit after all: armed again.
+            if let Some(pidfd) = pidfd {
+                self.lock().insert(key, watched);
+                let _ = epoll::modify(
+                    &self.epoll,
+                    crate::sys::borrow_pidfd(pidfd),
+                    epoll::EventData::new_u64(key),
+                    epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
+                );
+            }
+            return;
+        };
+        // Out of the epoll here, on this thread: the close of the pidfd,
+        // when its `Process` is freed on the loop's thread, then has no
+        // epoll entry to remove.
+        if let Some(pidfd) = pidfd {
+            let _ = epoll::delete(&self.epoll, crate::sys::borrow_pidfd(pidfd));
+        }
+        watched.shared.push_exit(watched.token, status);
     }
 }
 
@@ -752,29 +763,41 @@ impl Spawner {
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
             drop(cmd);
             let exited = result.as_ref().ok().and_then(linger);
-            let mut queue = shared.lock();
-            if queue.cancelled.remove(&token) {
-                drop(queue);
-                if let Ok(child) = result {
-                    discard(&child);
+            // A running child is watched once its spawn is queued: the
+            // waiter queues its exit later, so after its spawn.
+            let watch = match (&result, exited) {
+                (Ok(child), None) => Some(Arc::clone(child)),
+                _ => None,
+            };
+            let wake = {
+                let mut queue = shared.lock();
+                if queue.cancelled.remove(&token) {
+                    drop(queue);
+                    if let Ok(child) = result {
+                        discard(&child);
+                    }
+                    return;
                 }
-                return;
+                let wake = queue.is_empty();
+                queue.done.push(Finished {
+                    token,
+                    result,
+                    names,
+                });
+                // A child reaped while lingering: its exit after its spawn,
+                // in the same drain.
+                if let Some(status) = exited {
+                    queue.exits.push((token, status));
+                }
+                wake
+            };
+            // The eventfd's write and the epoll's add after the queue's
+            // lock is released (see `Shared::wake`).
+            if wake {
+                shared.wake();
             }
-            // Watched and queued under the queue's lock: the waiter pushes
-            // its exit under that lock, so after this push.
-            if let (Ok(child), None) = (&result, exited) {
-                waiter.watch(&shared, token, child, &mut queue.exits);
-            }
-            shared.wake_if_empty(&queue);
-            queue.done.push(Finished {
-                token,
-                result,
-                names,
-            });
-            // A child reaped while lingering: its exit after its spawn, in
-            // the same drain.
-            if let Some(status) = exited {
-                queue.exits.push((token, status));
+            if let Some(child) = watch {
+                waiter.watch(&shared, token, &child);
             }
         });
     }

@@ -422,6 +422,30 @@ def test_the_spawner_pool_changes_no_result(threads, spin_us, no_leaks):
         _fastspawn.set_spawner_threads(default)
 
 
+def test_every_exit_reaches_its_process_when_children_exit_at_once(no_leaks):
+    # Without the linger every child goes through the waiter (its spawn
+    # queued first, then its pidfd watched), 32 in flight: every exit
+    # reaches its Process (a lost one would leave its wait() hanging), and
+    # the Processes dropped before their exit leave no zombie.
+    previous = _fastspawn.set_spawn_linger(0)
+    try:
+
+        async def run(m):
+            sem = asyncio.Semaphore(32)
+
+            async def one(i):
+                async with sem:
+                    p = await m.create_subprocess_exec("sh", "-c", f"exit {i % 4}")
+                    return None if i % 5 == 0 else await p.wait()
+
+            return await asyncio.wait_for(asyncio.gather(*[one(i) for i in range(300)]), 60)
+
+        a, b = both(run)
+        assert a == b == [None if i % 5 == 0 else i % 4 for i in range(300)]
+    finally:
+        _fastspawn.set_spawn_linger(previous)
+
+
 @pytest.mark.parametrize("linger_us", [0, 200, 100_000])
 def test_a_short_childs_spawn_and_exit_reach_the_loop_as_with_asyncio(linger_us, no_leaks):
     # With or without the spawner thread's linger (a short child then
