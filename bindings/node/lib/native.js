@@ -52,11 +52,11 @@ function ping() {
 // A spawn of `path` (no arguments, stdio null) waited for on a pool
 // thread, answered like ping(): the least any Node design whose loop never
 // runs the clone does per spawn (the benchmarks' floor of the package).
-function pingSpawn(path) {
+function pingSpawn(path, pidfdAtSpawn = false) {
   return new Promise((resolve) => {
     pongs.push(resolve);
     hold(1);
-    addon.pingSpawn(path);
+    addon.pingSpawn(path, pidfdAtSpawn);
   }).finally(() => hold(-1));
 }
 

@@ -425,18 +425,30 @@ pub fn ping() -> Result<()> {
 /// design whose loop never runs the clone does per spawn (one call into
 /// the addon, one threadsafe-function call back), for the benchmarks'
 /// floor of the package.
+///
+/// `pidfd_at_spawn`: the clone makes the child's pidfd, as `spawn()`'s
+/// command asks. With the trace on (`traceOn`), the job stamps its
+/// `Built` and `Spawned` steps under ids counted down from `u32::MAX`, so
+/// that the breakdown can compare `Command::spawn` here, with the JS
+/// thread idle, to `spawn()`'s.
 #[napi]
-pub fn ping_spawn(path: String) -> Result<()> {
+pub fn ping_spawn(path: String, pidfd_at_spawn: Option<bool>) -> Result<()> {
+    static PING_ID: AtomicU32 = AtomicU32::new(u32::MAX);
     let events = events()?;
     let env = BENCH_ENV.with(|e| e.get_or_init(fastspawn::Environment::capture).clone());
+    let id = PING_ID.fetch_sub(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
         let mut command = fastspawn::Command::new(&path);
         command
             .environment(&env)
+            .pidfd_at_spawn(pidfd_at_spawn.unwrap_or(false))
             .stdin(fastspawn::Stdio::null())
             .stdout(fastspawn::Stdio::null())
             .stderr(fastspawn::Stdio::null());
-        let code = match command.spawn().and_then(|mut child| child.wait()) {
+        trace::stamp(id, trace::Step::Built);
+        let spawned = command.spawn();
+        trace::stamp(id, trace::Step::Spawned);
+        let code = match spawned.and_then(|mut child| child.wait()) {
             Ok(status) => status.code().unwrap_or(-1),
             Err(err) => -err.raw_os_error().unwrap_or(libc::EINVAL),
         };
