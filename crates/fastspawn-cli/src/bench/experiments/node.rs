@@ -32,10 +32,18 @@ pub struct Node;
 const ABOUT: &str = "The Node package (bindings/node) as Node programs use it: sequential `spawn()` of the static do-nothing child, each awaiting `'close'`, with `stdio: 'pipe'` and `'ignore'`, against the raw C clone(CLONE_VM|CLONE_VFORK) + waitpid loop and `node:child_process`, all interleaved in each round of one Node process (bindings/node/bench/sequential.js); how long one `spawn()` call holds the event loop; and `fork()` + one IPC round trip + exit against `node:child_process.fork()` with 0 and 1 GiB held by the parent (bindings/node/bench/fork.js).";
 
 /// The sequential sides, in table order, with their label.
-const SIDES: [(&str, &str); 12] = [
+const SIDES: [(&str, &str); 15] = [
     ("c-clone", "raw C clone(CLONE_VM|CLONE_VFORK) + waitpid"),
     ("node-fastspawn-pipe", "fastspawn package, stdio 'pipe'"),
     ("node-fastspawn-ignore", "fastspawn package, stdio 'ignore'"),
+    (
+        "node-fastspawn-pipe-nolinger",
+        "fastspawn package, stdio 'pipe', spawner linger off",
+    ),
+    (
+        "node-fastspawn-ignore-nolinger",
+        "fastspawn package, stdio 'ignore', spawner linger off",
+    ),
     ("node-spawn-pipe", "node:child_process, stdio 'pipe'"),
     ("node-spawn-ignore", "node:child_process, stdio 'ignore'"),
     ("fastspawn-clone3", "Rust fastspawn Command::spawn + wait"),
@@ -48,6 +56,10 @@ const SIDES: [(&str, &str); 12] = [
     (
         "node-ping-spawn",
         "Node floor: one addon call, spawn + wait on a pool thread, one callback and a promise",
+    ),
+    (
+        "node-ping-spawn-linger",
+        "Node floor with spawn()'s pidfd (made by the clone) and its linger (ppoll on the pidfd) before the wait",
     ),
     (
         "c-handoff-sleep",
@@ -532,6 +544,8 @@ fn sequential_table(ms: &[Measurement]) -> Table {
             "The ping row spawns nothing: it is the JS -> spawner thread -> JS round trip, the hand-overs a spawn's latency cannot avoid (a spawn has one more, from the thread that sees the exit).".into(),
             "The c-handoff rows are the floor of any design whose event-loop thread never runs the clone (bindings/node/bench/handoff.c): the package's structure in C, a loop thread in epoll_wait handing each spawn to a worker thread that clones, execs and waits, the result back through an eventfd; the headline's floor line compares the better of the two with the goals.".into(),
             "The node-ping-spawn row is the floor of the package inside Node: each spawn + wait done on a pool thread, started by one call into the addon and answered by one threadsafe-function call and a promise (addon.pingSpawn), with nothing else of the package; what the package rows add above it is the package's own work per spawn (options, ChildProcess, events, streams).".into(),
+            "The node-ping-spawn-linger row is that floor with what the package's spawner thread needs per child and a C loop does not: the child's pidfd made by the clone (for the waiter's epoll and kill) and the linger, a ppoll on the pidfd of at most 200 µs before the wait, so that a quick child's spawn and exit reach JS in one batch (bindings/node/bench/pidfd_cost.c measures both in C).".into(),
+            "The nolinger rows are the package with that linger off (setSpawnLinger(0)): the spawn is posted as soon as the child has exec'd and the exit when the waiter thread sees it, two wake-ups of the JS thread per short child instead of one (more JS CPU per spawn), but the JS thread handles the spawn while the child runs.".into(),
             "Spread: half the range of the rounds' means around their median; each round is one repetition.".into(),
         ],
     }
