@@ -14,7 +14,8 @@
 // every round:
 // - the Node floor (`pingSpawn`: spawn + wait on a pool thread, stdio
 //   null, the JS thread idle until the answer), without and with the
-//   pidfd made by the clone (`CLONE_PIDFD`, which spawn()'s command asks);
+//   pidfd made by the clone (`CLONE_PIDFD`, which spawn()'s command asks),
+//   and with that pidfd and spawn()'s linger before the wait;
 // - the same with the JS thread busy (it spins `--busy` µs after the
 //   call, while the pool thread clones);
 // - the package's spawn() with 'ignore', idle and busy likewise, and with
@@ -60,16 +61,19 @@ function spawnOnce(stdio, busy) {
   });
 }
 
-async function pingOnce(pidfd, busy) {
-  const answered = pingSpawn(NOOP, pidfd);
+// mode: see pingSpawn in src/lib.rs (0 no pidfd, 1 the clone's pidfd, 2
+// that pidfd and spawn()'s linger before the wait).
+async function pingOnce(mode, busy) {
+  const answered = pingSpawn(NOOP, mode);
   if (busy) spin(BUSY);
   await answered;
 }
 
 const sides = [
-  ['floor (pingSpawn), no pidfd', () => pingOnce(false, false)],
-  ['floor (pingSpawn), pidfd at the clone', () => pingOnce(true, false)],
-  [`floor, pidfd at the clone, JS busy ${BUSY} µs`, () => pingOnce(true, true)],
+  ['floor (pingSpawn), no pidfd', () => pingOnce(0, false)],
+  ['floor (pingSpawn), pidfd at the clone', () => pingOnce(1, false)],
+  ['floor, pidfd at the clone and the linger', () => pingOnce(2, false)],
+  [`floor, pidfd at the clone, JS busy ${BUSY} µs`, () => pingOnce(1, true)],
   ["spawn(), 'ignore'", () => spawnOnce('ignore', false)],
   [`spawn(), 'ignore', JS busy ${BUSY} µs`, () => spawnOnce('ignore', true)],
   ["spawn(), 'pipe'", () => spawnOnce('pipe', false)],
