@@ -489,6 +489,9 @@ pub fn ping_spawn(path: String, mode: Option<u32>) -> Result<()> {
         trace::stamp(id, trace::Step::Built);
         let spawned = command.spawn();
         trace::stamp(id, trace::Step::Spawned);
+        // The child (its pidfd) is dropped after the answer is posted, as
+        // the registry drops a reaped child's.
+        let mut kept = None;
         let code = match spawned.and_then(|mut child| {
             let linger = LINGER_US.load(Ordering::Relaxed);
             if mode == 2
@@ -501,12 +504,15 @@ pub fn ping_spawn(path: String, mode: Option<u32>) -> Result<()> {
                     LINGER_POLL.load(Ordering::Relaxed),
                 );
             }
-            child.wait()
+            let status = child.wait();
+            kept = Some(child);
+            status
         }) {
             Ok(status) => status.code().unwrap_or(-1),
             Err(err) => -err.raw_os_error().unwrap_or(libc::EINVAL),
         };
         events.post(events::Kind::Pong, 0, code, 0);
+        drop(kept);
     });
     Ok(())
 }
