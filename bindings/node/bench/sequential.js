@@ -102,10 +102,15 @@ async function pings(n) {
 // done on a pool thread, with one call into the addon and one
 // threadsafe-function call back (a promise resolved by the batch), and
 // nothing else of the package (no options, no ChildProcess, no events).
-async function pingSpawns(n) {
-  for (let i = 0; i < 20; i++) await pingSpawn(NOOP);
+// With `mode` 2, the job also makes the child's pidfd in the clone and
+// waits for its exit through spawn()'s linger (a ppoll on the pidfd of at
+// most the linger) before the wait: what the package's spawner thread does
+// for a quick child, which a pidfd-less C loop does not pay
+// (bench/pidfd_cost.c).
+async function pingSpawns(n, mode = 0) {
+  for (let i = 0; i < 20; i++) await pingSpawn(NOOP, mode);
   const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await pingSpawn(NOOP);
+  for (let i = 0; i < n; i++) await pingSpawn(NOOP, mode);
   return Number(process.hrtime.bigint() - t0) / n / 1000;
 }
 
@@ -114,6 +119,18 @@ async function sequential(cp, stdio, n) {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await one(cp, stdio);
   return Number(process.hrtime.bigint() - t0) / n / 1000;
+}
+
+// The package with the spawner threads' linger off (addon.setSpawnLinger(0)):
+// the spawn is posted as soon as the child has exec'd and the exit by the
+// waiter thread, two batches per short child instead of one.
+async function withoutLinger(stdio, n) {
+  const linger = addon.setSpawnLinger(0);
+  try {
+    return await sequential(fastspawn, stdio, n);
+  } finally {
+    addon.setSpawnLinger(linger);
+  }
 }
 
 // Every spawn() call's duration (µs), `inFlight` children in flight, set
@@ -155,6 +172,9 @@ async function main() {
   sides['node-spawn-ignore'] = ["node:child_process, stdio 'ignore'", nNode, () => sequential(nodeCp, 'ignore', nNode)];
   sides['node-ping'] = ['JS -> pool thread -> JS, no spawn', N, () => pings(N)];
   sides['node-ping-spawn'] = ['Node floor: one addon call, spawn + wait on a pool thread, one callback', N, () => pingSpawns(N)];
+  sides['node-fastspawn-pipe-nolinger'] = ["fastspawn, stdio 'pipe', linger off", N, () => withoutLinger('pipe', N)];
+  sides['node-fastspawn-ignore-nolinger'] = ["fastspawn, stdio 'ignore', linger off", N, () => withoutLinger('ignore', N)];
+  sides['node-ping-spawn-linger'] = ['Node floor with the pidfd and the linger of spawn()', N, () => pingSpawns(N, 2)];
   if (fs.existsSync(RUST_PEER)) {
     sides['fastspawn-clone3'] = ['Rust fastspawn Command::spawn + wait', N, () => peer(RUST_PEER, [], 'fastspawn-clone3', N)];
     sides['rust-std'] = ['Rust std::process::Command + wait', N, () => peer(RUST_PEER, [], 'rust-std', N)];
@@ -189,6 +209,7 @@ async function main() {
   );
   if (line) say(line);
   say(nodeFloorLine(perRound('node-ping-spawn'), perRound('node-fastspawn-pipe'), perRound('node-fastspawn-ignore')));
+  say(nodeFloorLine(perRound('node-ping-spawn-linger'), perRound('node-fastspawn-pipe'), perRound('node-fastspawn-ignore'), "with spawn()'s pidfd and linger"));
 
   await stall(Math.min(200, STALL_N));
   const { calm, preempted } = await stall(STALL_N);
@@ -225,9 +246,9 @@ function floorLine(sleep, spin, pipe, ignore) {
 // The Node floor's line: the least a Node program pays per spawn with
 // this structure (one call into the addon, one callback out, a promise),
 // against the goals, and what the package adds to it.
-function nodeFloorLine(floor, pipe, ignore) {
+function nodeFloorLine(floor, pipe, ignore, what = '') {
   const left = (limit) => (floor > limit ? 'out of reach for any Node design of this structure' : `${(limit - floor).toFixed(2)}x left above it for the package's own work`);
-  return `Node floor (one addon call, spawn + wait on a pool thread, one threadsafe-function call back, a promise; same rounds): ${floor.toFixed(2)}x; the package adds ${(pipe - floor).toFixed(2)}x with 'pipe' (goal 2.0x: ${left(2.0)}) and ${(ignore - floor).toFixed(2)}x with 'ignore' (goal 1.5x: ${left(1.5)})`;
+  return `Node floor${what ? ` ${what}` : ''} (one addon call, spawn + wait on a pool thread, one threadsafe-function call back, a promise; same rounds): ${floor.toFixed(2)}x; the package adds ${(pipe - floor).toFixed(2)}x with 'pipe' (goal 2.0x: ${left(2.0)}) and ${(ignore - floor).toFixed(2)}x with 'ignore' (goal 1.5x: ${left(1.5)})`;
 }
 
 module.exports = { cClone, floorLine, nodeFloorLine, one, stall };

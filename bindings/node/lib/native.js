@@ -52,11 +52,12 @@ function ping() {
 // A spawn of `path` (no arguments, stdio null) waited for on a pool
 // thread, answered like ping(): the least any Node design whose loop never
 // runs the clone does per spawn (the benchmarks' floor of the package).
-function pingSpawn(path) {
+// `mode` (0, 1, 2): see pingSpawn in src/lib.rs (the pidfd and the linger).
+function pingSpawn(path, mode = 0) {
   return new Promise((resolve) => {
     pongs.push(resolve);
     hold(1);
-    addon.pingSpawn(path);
+    addon.pingSpawn(path, mode);
   }).finally(() => hold(-1));
 }
 

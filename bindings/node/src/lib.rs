@@ -191,6 +191,9 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     QUEUED.fetch_add(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
+        // Until the end of the job: its closes and the reserve's top-up run
+        // after JS may have seen the child's 'close'.
+        let _after = AfterWork::begin();
         QUEUED.fetch_sub(1, Ordering::Relaxed);
         trace::stamp(id, trace::Step::PoolStart);
         let outcome = match request.into_command() {
@@ -385,6 +388,34 @@ pub fn live_children() -> u32 {
     registry::len() as u32
 }
 
+/// Work that spawner and waiter threads do after JS may already have seen
+/// its outcome (closing a reaped child's pidfd, given-up pipe ends and
+/// inherited stdio duplicates, topping up the socketpair reserve), counted
+/// while it runs: the tests' fd counts wait for it to be 0.
+static AFTER_WORK: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one such piece of work from its creation to its drop.
+pub(crate) struct AfterWork(());
+
+impl AfterWork {
+    pub(crate) fn begin() -> AfterWork {
+        AFTER_WORK.fetch_add(1, Ordering::SeqCst);
+        AfterWork(())
+    }
+}
+
+impl Drop for AfterWork {
+    fn drop(&mut self) {
+        AFTER_WORK.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many pieces of that work are running (for the tests).
+#[napi]
+pub fn after_work_pending() -> u32 {
+    AFTER_WORK.load(Ordering::SeqCst) as u32
+}
+
 /// The calling thread's involuntary context switches so far (-1 if unknown).
 #[napi]
 pub fn thread_switches() -> i64 {
@@ -425,22 +456,63 @@ pub fn ping() -> Result<()> {
 /// design whose loop never runs the clone does per spawn (one call into
 /// the addon, one threadsafe-function call back), for the benchmarks'
 /// floor of the package.
+///
+/// `mode` (for the benchmarks' split of that floor): 0 (the default) no
+/// pidfd and a blocking wait; 1 the pidfd made by the clone
+/// (`CLONE_PIDFD`, as `spawn()`'s command asks), a blocking wait; 2 that
+/// pidfd and `spawn()`'s linger before the wait (`ppoll` on the pidfd for
+/// at most the linger), the least the package's spawner thread does per
+/// quick child. With the trace on (`traceOn`), the job stamps its `Built`
+/// and `Spawned` steps under ids counted down from `u32::MAX`, so that
+/// `Command::spawn` here, with the JS thread idle, compares with
+/// `spawn()`'s.
 #[napi]
-pub fn ping_spawn(path: String) -> Result<()> {
+pub fn ping_spawn(path: String, mode: Option<u32>) -> Result<()> {
+    static PING_ID: AtomicU32 = AtomicU32::new(u32::MAX);
+    let mode = mode.unwrap_or(0);
+    if mode > 2 {
+        return Err(Error::from_reason(format!(
+            "fastspawn: pingSpawn: mode must be 0, 1 or 2, not {mode}"
+        )));
+    }
     let events = events()?;
     let env = BENCH_ENV.with(|e| e.get_or_init(fastspawn::Environment::capture).clone());
+    let id = PING_ID.fetch_sub(1, Ordering::Relaxed);
     fastspawn::Pool::global().run(move || {
         let mut command = fastspawn::Command::new(&path);
         command
             .environment(&env)
+            .pidfd_at_spawn(mode >= 1)
             .stdin(fastspawn::Stdio::null())
             .stdout(fastspawn::Stdio::null())
             .stderr(fastspawn::Stdio::null());
-        let code = match command.spawn().and_then(|mut child| child.wait()) {
+        trace::stamp(id, trace::Step::Built);
+        let spawned = command.spawn();
+        trace::stamp(id, trace::Step::Spawned);
+        // The child (its pidfd) is dropped after the answer is posted, as
+        // the registry drops a reaped child's.
+        let mut kept = None;
+        let code = match spawned.and_then(|mut child| {
+            let linger = LINGER_US.load(Ordering::Relaxed);
+            if mode == 2
+                && linger > 0
+                && let Some(fd) = child.pidfd()
+            {
+                crate::sys::pidfd_exited_within(
+                    std::os::fd::AsRawFd::as_raw_fd(&fd),
+                    std::time::Duration::from_micros(u64::from(linger)),
+                    LINGER_POLL.load(Ordering::Relaxed),
+                );
+            }
+            let status = child.wait();
+            kept = Some(child);
+            status
+        }) {
             Ok(status) => status.code().unwrap_or(-1),
             Err(err) => -err.raw_os_error().unwrap_or(libc::EINVAL),
         };
         events.post(events::Kind::Pong, 0, code, 0);
+        drop(kept);
     });
     Ok(())
 }

@@ -236,9 +236,12 @@ pub fn reap(id: u32) -> bool {
         (None, Some(child))
     };
     drop(entries);
+    // JS may see the exit before the pidfd below is closed.
+    let after = crate::AfterWork::begin();
     crate::trace::stamp(id, crate::trace::Step::ExitPosted);
     events.post(Kind::Exited, id, code, signal);
     drop(done);
+    drop(after);
     if let Some(child) = tree {
         watch_tree(id, child, events);
     }
