@@ -19,7 +19,6 @@ an older copy of the package on PYTHONPATH (see ``loop_cpu_ab.py``).
 """
 
 import asyncio
-import importlib
 import os
 import resource
 import statistics
@@ -28,6 +27,7 @@ import threading
 import time
 
 from asyncio_bench import spawn_and_wait
+from loop_cpu_ab import interleaved, parse_args
 
 CPUS = os.cpu_count() or 1
 TICK = os.sysconf("SC_CLK_TCK")
@@ -97,22 +97,10 @@ async def one(m, child, n, k):
 
 
 def main():
-    argv = sys.argv[1:]
-    child = argv[argv.index("--") + 1 :] if "--" in argv else ["true"]
-    argv = argv[: argv.index("--")] if "--" in argv else argv
-    rounds, n, names = int(argv[0]), int(argv[1]), argv[2].split(",")
-    k = int(argv[3]) if len(argv) > 3 else 16
-    impls = {
-        name: asyncio if name == "asyncio" else importlib.import_module(name + ".asyncio")
-        for name in names
-    }
-    for mod in impls.values():
-        asyncio.run(one(mod, child, 300, k))
-    res = {name: [] for name in names}
+    rounds, n, k, child, impls = parse_args(sys.argv[1:])
+    names = list(impls)
     load = os.getloadavg()[0]
-    for r in range(rounds):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            res[name].append(asyncio.run(one(impls[name], child, n, k)))
+    res = interleaved(rounds, n, impls, lambda m, spawns: asyncio.run(one(m, child, spawns, k)))
     print(
         f"{rounds} rounds of {n} spawns of {' '.join(child)}, {k} in flight, {CPUS} CPUs;"
         f" load before {load:.2f}, after {os.getloadavg()[0]:.2f}"

@@ -27,8 +27,11 @@ async def run(m, child, n, k):
     return (time.thread_time() - t0) / n * 1e6, n / (time.perf_counter() - w0)
 
 
-def main():
-    argv = sys.argv[1:]
+def parse_args(argv):
+    """``ROUNDS M NAMES [K] -- CHILD``, the command line of this script and
+    ``cpu_split.py``: the rounds, spawns per round, spawns in flight, the
+    child's argv, and each API's module by name (``asyncio`` or a package
+    with an ``asyncio`` module)."""
     child = argv[argv.index("--") + 1 :] if "--" in argv else ["true"]
     argv = argv[: argv.index("--")] if "--" in argv else argv
     rounds, n, names = int(argv[0]), int(argv[1]), argv[2].split(",")
@@ -37,12 +40,27 @@ def main():
         name: asyncio if name == "asyncio" else importlib.import_module(name + ".asyncio")
         for name in names
     }
-    for m in impls.values():
-        asyncio.run(run(m, child, 300, k))
+    return rounds, n, k, child, impls
+
+
+def interleaved(rounds, n, impls, measure):
+    """``measure(module, spawns)`` of each API once with 300 spawns to warm
+    up, then with ``n`` once per round, the order rotating by round: each
+    API's results by name, in round order."""
+    names = list(impls)
+    for module in impls.values():
+        measure(module, 300)
     res = {name: [] for name in names}
     for r in range(rounds):
         for name in names[r % len(names) :] + names[: r % len(names)]:
-            res[name].append(asyncio.run(run(impls[name], child, n, k)))
+            res[name].append(measure(impls[name], n))
+    return res
+
+
+def main():
+    rounds, n, k, child, impls = parse_args(sys.argv[1:])
+    names = list(impls)
+    res = interleaved(rounds, n, impls, lambda m, spawns: asyncio.run(run(m, child, spawns, k)))
     for name in names:
         cpu = statistics.median(c for c, _ in res[name])
         rate = statistics.median(s for _, s in res[name])
