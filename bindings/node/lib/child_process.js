@@ -473,15 +473,15 @@ function rethrow(err) {
 
 // flushStdio for a child whose outputs are still lazy ends, as a
 // microtask rather than Node's nextTick: a tick costs the exit ~8 µs of
-// wall time (node's callback scope calls into JS again to run the tick
+// wall time (node's callback scope calls into JS again to run its tick
 // queue, cold after the loop slept), while a microtask runs in the
-// checkpoint the callback scope makes anyway. It runs after every tick the
-// 'exit' listeners queued (as the tick did) and after their promise
-// reactions too (later than the tick, so a listener added to
-// child.stdout there still gets the data, as in Node, where the data comes
-// in a later turn of the loop). What a 'close' listener throws is thrown
-// as an uncaught exception, as from the tick.
+// checkpoint the callback scope makes anyway. Queued before the 'exit'
+// listeners run, it comes after every tick they queue (microtasks run
+// after the ticks) and before their promise reactions, as the tick did.
+// What a 'close' listener throws is thrown as an uncaught exception, as
+// from the tick.
 function drainLazyEnds(child) {
+  if (!child._exitDone) return;
   try {
     flushStdio(child);
   } catch (err) {
@@ -690,6 +690,8 @@ class ChildProcess extends EventEmitter {
     this._spawnEmitted = false;
     this._failureEmitted = false;
     this._heldEnds = null;
+    // Whether the 'exit' listeners returned (see drainLazyEnds).
+    this._exitDone = false;
     // Which of fds 0-2 are piped (bits 0-2), and whether child.stdio is
     // still the lazy accessor.
     this._pipedMask = 0;
@@ -1051,8 +1053,13 @@ class ChildProcess extends EventEmitter {
       this._stdinGivenUp = this._stdinFd;
       this._stdinFd = -1;
     }
+    // Queued before the 'exit' listeners run, so that it comes before
+    // their promise reactions, as Node's tick does; run only if they all
+    // returned (a throwing listener skips it, as it skips Node's tick).
+    const lazy = onlyLazyEnds(this);
+    if (lazy) resolved.then(() => drainLazyEnds(this));
     this.emit('exit', this.exitCode, this.signalCode);
-    if (onlyLazyEnds(this)) resolved.then(() => drainLazyEnds(this));
+    if (lazy) this._exitDone = true;
     else if (hasStdio(this)) process.nextTick(flushStdio, this);
     else if (this._stdinGivenUp >= 0) {
       closeFd(this._stdinGivenUp);
