@@ -459,6 +459,36 @@ function hasStdio(child) {
   return false;
 }
 
+// Whether the only stdio left to flush after the exit are output ends
+// never wrapped in a stream (the common 'pipe' child that nobody read).
+function onlyLazyEnds(child) {
+  return child._stdioLazy && child._out1 === null && child._out2 === null && (child._fd1 >= 0 || child._fd2 >= 0);
+}
+
+const resolved = Promise.resolve();
+
+function rethrow(err) {
+  throw err;
+}
+
+// flushStdio for a child whose outputs are still lazy ends, as a
+// microtask rather than Node's nextTick: a tick costs the exit ~8 µs of
+// wall time (node's callback scope calls into JS again to run its tick
+// queue, cold after the loop slept), while a microtask runs in the
+// checkpoint the callback scope makes anyway. Queued before the 'exit'
+// listeners run, it comes after every tick they queue (microtasks run
+// after the ticks) and before their promise reactions, as the tick did.
+// What a 'close' listener throws is thrown as an uncaught exception, as
+// from the tick.
+function drainLazyEnds(child) {
+  if (!child._exitDone) return;
+  try {
+    flushStdio(child);
+  } catch (err) {
+    process.nextTick(rethrow, err);
+  }
+}
+
 function maybeClose(child) {
   child._closesGot++;
   if (child._closesGot === child._closesNeeded) child.emit('close', child.exitCode, child.signalCode);
@@ -547,9 +577,7 @@ const stdioProperties = [0, 1, 2].map((i) => ({
 // A child whose stdio is the three standard fds, at least one piped, and
 // no IPC channel (the common case) gets child.stdio as an own accessor too:
 // the array, with its index accessors (which make an array's elements slow
-// and cost ~1 µs each to define), is made when first read. With pid,
-// stdin, stdout and stderr it is defined in one defineProperties call,
-// from one of these descriptor maps (by which of 0-2 are piped).
+// and cost ~1 µs each to define), is made when first read.
 const stdioLazyProperty = {
   configurable: true,
   enumerable: true,
@@ -566,14 +594,6 @@ const stdioLazyProperty = {
     Object.defineProperty(this, 'stdio', { value, writable: true, enumerable: true, configurable: true });
   },
 };
-const nullProperty = { value: null, writable: true, enumerable: true, configurable: true };
-const lazyChildProperties = Array.from({ length: 8 }, (_, mask) => ({
-  pid: pidProperty,
-  stdin: mask & 1 ? stdinProperty : nullProperty,
-  stdout: mask & 2 ? stdoutProperty : nullProperty,
-  stderr: mask & 4 ? stderrProperty : nullProperty,
-  stdio: stdioLazyProperty,
-}));
 
 // child.stdio as flushStdio and a failure read it: while it is lazy, its
 // entries are the streams made so far (a lazy end still without a stream
@@ -670,6 +690,8 @@ class ChildProcess extends EventEmitter {
     this._spawnEmitted = false;
     this._failureEmitted = false;
     this._heldEnds = null;
+    // Whether the 'exit' listeners returned (see drainLazyEnds).
+    this._exitDone = false;
     // Which of fds 0-2 are piped (bits 0-2), and whether child.stdio is
     // still the lazy accessor.
     this._pipedMask = 0;
@@ -855,7 +877,17 @@ class ChildProcess extends EventEmitter {
       }
       this._pipedMask = mask;
       this._stdioLazy = true;
-      Object.defineProperties(this, lazyChildProperties[mask]);
+      // One defineProperty per accessor and plain stores for the rest:
+      // cheaper than one defineProperties call over a descriptor map
+      // (which reads each descriptor's six fields and always defines).
+      Object.defineProperty(this, 'pid', pidProperty);
+      if (mask & 1) Object.defineProperty(this, 'stdin', stdinProperty);
+      else this.stdin = null;
+      if (mask & 2) Object.defineProperty(this, 'stdout', stdoutProperty);
+      else this.stdout = null;
+      if (mask & 4) Object.defineProperty(this, 'stderr', stderrProperty);
+      else this.stderr = null;
+      Object.defineProperty(this, 'stdio', stdioLazyProperty);
       return 0;
     }
     Object.defineProperty(this, 'pid', pidProperty);
@@ -1021,8 +1053,14 @@ class ChildProcess extends EventEmitter {
       this._stdinGivenUp = this._stdinFd;
       this._stdinFd = -1;
     }
+    // Queued before the 'exit' listeners run, so that it comes before
+    // their promise reactions, as Node's tick does; run only if they all
+    // returned (a throwing listener skips it, as it skips Node's tick).
+    const lazy = onlyLazyEnds(this);
+    if (lazy) resolved.then(() => drainLazyEnds(this));
     this.emit('exit', this.exitCode, this.signalCode);
-    if (hasStdio(this)) process.nextTick(flushStdio, this);
+    if (lazy) this._exitDone = true;
+    else if (hasStdio(this)) process.nextTick(flushStdio, this);
     else if (this._stdinGivenUp >= 0) {
       closeFd(this._stdinGivenUp);
       this._stdinGivenUp = -1;

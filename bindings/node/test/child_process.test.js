@@ -45,6 +45,34 @@ describe('spawn, side by side with node:child_process', () => {
     assert.deepEqual(r.fastspawn[0], [true, 'Pipe', false, true]);
   });
 
+  it("stdout first read in a nextTick of an 'exit' listener still gets the output; 'close' comes after that tick", async () => {
+    // The output of a child whose stdout nobody had read is flushed after
+    // its exit: never before the ticks its 'exit' listeners queue.
+    const r = await both(async (cp) => {
+      const results = [];
+      for (let i = 0; i < 5; i++) {
+        const child = cp.spawn(SH, ['-c', 'echo hello; echo there >&2']);
+        const order = [];
+        let out = '';
+        let err = '';
+        child.on('exit', () => {
+          order.push('exit');
+          process.nextTick(() => {
+            order.push('tick');
+            child.stdout.on('data', (d) => (out += d));
+            child.stderr.on('data', (d) => (err += d));
+          });
+        });
+        await new Promise((resolve) => child.on('close', resolve));
+        order.push('close');
+        results.push({ out, err, order: order.join(',') });
+      }
+      return results;
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn[0], { out: 'hello\n', err: 'there\n', order: 'exit,tick,close' });
+  });
+
   it('exit codes and stderr', async () => {
     const r = await both((cp) => outcome(cp.spawn(SH, ['-c', 'echo out; echo err >&2; exit 7'])));
     assert.deepEqual(r.fastspawn, r.node);
