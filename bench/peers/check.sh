@@ -151,7 +151,7 @@ usage_checks() {
 }
 
 echo "c-peer"
-for r in c-fork c-vfork c-clone c-posix-spawn c-posix-spawn-usevfork c-clone3 c-clone3-same-work c-clone3-same-work-pidfd; do
+for r in c-fork c-vfork c-clone c-posix-spawn c-posix-spawn-usevfork c-clone3 c-clone3-same-work; do
 	exec_runner c-peer "$r"
 done
 # c-clone3-same-work's child closes an inherited fd (not close-on-exec),

@@ -30,12 +30,6 @@
  *                           does), close_range(3, ~0, CLOSE_RANGE_UNSHARE),
  *                           execve: what the C loops skip and std's
  *                           semantics need
- *   c-clone3-same-work-pidfd
- *                           the same with CLONE_PIDFD, the pidfd closed as
- *                           soon as the clone returns: the kernel's price of
- *                           a pidfd per child (about the same closed before
- *                           or after the reap), which fastspawn's spawn()
- *                           pays only when the Child needs its pidfd
  *
  * --pool-threads K (c-clone, spawn mode): K threads, each with its own clone
  * stack, start the N children together (thread i takes every K-th share):
@@ -76,15 +70,14 @@ extern char **environ;
 enum runner {
 	R_FORK, R_VFORK, R_CLONE, R_POSIX_SPAWN, R_POSIX_SPAWN_USEVFORK,
 	R_FORK_EXIT, R_VFORK_EXIT, R_CLONE_EXIT, R_CLONE3, R_CLONE3_CONTAINED,
-	R_CLONE3_SAME_WORK, R_CLONE3_CONTAINED_READS, R_CLONE3_SAME_WORK_PIDFD,
-	R_COUNT
+	R_CLONE3_SAME_WORK, R_CLONE3_CONTAINED_READS, R_COUNT
 };
 
 static const char *const runner_names[R_COUNT] = {
 	"c-fork", "c-vfork", "c-clone", "c-posix-spawn",
 	"c-posix-spawn-usevfork", "c-fork-exit", "c-vfork-exit", "c-clone-exit",
 	"c-clone3", "c-clone3-contained", "c-clone3-same-work",
-	"c-clone3-contained-reads", "c-clone3-same-work-pidfd",
+	"c-clone3-contained-reads",
 };
 
 #define CLONE_STACK_SIZE (256 * 1024)
@@ -103,7 +96,6 @@ static void *volatile rss_keep;	/* keeps the --rss-mib block alive */
 static struct clone_args clone3_args;	/* the clone3 runners' arguments */
 static char cgroup_path[4096];	/* c-clone3-contained's cgroup, removed at exit */
 static int cgroup_events = -1, cgroup_cpu_stat = -1; /* c-clone3-contained-reads */
-static int child_pidfd = -1;	/* c-clone3-same-work-pidfd: the clone writes it */
 
 static void usage(const char *why)
 {
@@ -392,11 +384,6 @@ static pid_t spawn_one(enum runner r)
 	case R_CLONE3_SAME_WORK:
 		pid = clone3_run(&clone3_args, same_work_exec);
 		break;
-	case R_CLONE3_SAME_WORK_PIDFD:
-		pid = clone3_run(&clone3_args, same_work_exec);
-		if (pid > 0)
-			close(child_pidfd);
-		break;
 	case R_COUNT:
 		break;
 	}
@@ -492,11 +479,7 @@ static void prepare(enum runner r, int set_env, const char *cgroup_parent)
 			     (cgroup_cpu_stat = openat(dir, "cpu.stat", O_RDONLY | O_CLOEXEC)) < 0))
 				die("open the cgroup's cgroup.events and cpu.stat", errno);
 		}
-		if (r == R_CLONE3_SAME_WORK_PIDFD) {
-			clone3_args.flags |= CLONE_PIDFD;
-			clone3_args.pidfd = (uintptr_t)&child_pidfd;
-		}
-		if (r == R_CLONE3_SAME_WORK || r == R_CLONE3_SAME_WORK_PIDFD) {
+		if (r == R_CLONE3_SAME_WORK) {
 			clone3_args.flags |= CLONE_FILES | CLONE_CLEAR_SIGHAND;
 			signal(SIGPIPE, SIG_IGN);
 			for (int i = 0; i < n_extra; i++)

@@ -8,7 +8,7 @@
  * Each cell is N spawns of PROGRAM (clone(CLONE_VM|CLONE_VFORK), execve),
  * each waited for before the next; cells interleaved round by round (the
  * order reversed every other round), medians of the rounds' means, µs per
- * spawn + wait:
+ * spawn + wait, and of this process's CPU per spawn + wait (getrusage):
  *   plain          no pidfd, a blocking waitpid (the C loop);
  *   clone-pidfd    CLONE_PIDFD, a blocking waitid(P_PIDFD), close;
  *   open-pidfd     pidfd_open after the clone, a blocking waitpid, close;
@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -113,9 +114,17 @@ static void one(int cell) {
     }
 }
 
-static double cell_us(int cell, int n) {
-    double t0 = now_us();
+static double cpu_us(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + u.ru_utime.tv_usec + u.ru_stime.tv_usec;
+}
+
+/* Wall time per spawn + wait; this process's CPU per spawn + wait in *cpu. */
+static double cell_us(int cell, int n, double *cpu) {
+    double t0 = now_us(), c0 = cpu_us();
     for (int i = 0; i < n; i++) one(cell);
+    *cpu = (cpu_us() - c0) / n;
     return (now_us() - t0) / n;
 }
 
@@ -136,22 +145,26 @@ int main(int argc, char **argv) {
     if (rounds < 1 || n < 1) return 2;
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     double *means = calloc((size_t)rounds * CELLS, sizeof(double));
-    if (!means) die("calloc");
-    for (int c = 0; c < CELLS; c++) cell_us(c, 20);
+    double *cpus = calloc((size_t)rounds * CELLS, sizeof(double));
+    if (!means || !cpus) die("calloc");
+    double unused;
+    for (int c = 0; c < CELLS; c++) cell_us(c, 20, &unused);
     for (int r = 0; r < rounds; r++) {
         for (int k = 0; k < CELLS; k++) {
             int c = r % 2 ? CELLS - 1 - k : k;
-            means[c * rounds + r] = cell_us(c, n);
+            means[c * rounds + r] = cell_us(c, n, &cpus[c * rounds + r]);
         }
     }
-    double plain = 0;
+    double plain = 0, plain_cpu = 0;
     for (int c = 0; c < CELLS; c++) {
         qsort(means + c * rounds, (size_t)rounds, sizeof(double), by_value);
-        double median = means[c * rounds + rounds / 2];
-        if (c == PLAIN) plain = median;
-        printf("%-12s %7.1f us per spawn + wait  %+6.1f us  (median of %d rounds of %d)\n",
-               names[c], median, median - plain, rounds, n);
+        qsort(cpus + c * rounds, (size_t)rounds, sizeof(double), by_value);
+        double median = means[c * rounds + rounds / 2], cpu = cpus[c * rounds + rounds / 2];
+        if (c == PLAIN) plain = median, plain_cpu = cpu;
+        printf("%-12s %7.1f us per spawn + wait  %+6.1f us; CPU %5.1f us  %+5.1f us  (median of %d rounds of %d)\n",
+               names[c], median, median - plain, cpu, cpu - plain_cpu, rounds, n);
     }
     free(means);
+    free(cpus);
     return 0;
 }

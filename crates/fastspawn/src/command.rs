@@ -481,15 +481,11 @@ impl Command {
     /// the async API's reactor wake-up immune to pid reuse, even when some
     /// other code in the process reaps children with `waitpid(-1)`. It
     /// costs the spawning thread a few microseconds (on Linux 6.18 here, a
-    /// raw C clone3 loop whose children get one spends ~7 µs more CPU per
-    /// spawn+wait of a static child, 7-9% of its time on a quiet machine,
-    /// whether the pidfd is closed before or after the reap, or made with
-    /// `pidfd_open`: the bench peers' `c-clone3-same-work-pidfd` against
-    /// `c-clone3-same-work`; most of it is the kernel making and freeing
-    /// the pidfs inode of a process's first pidfd: a `pidfd_open` + `close`
-    /// costs 4.7 µs alone, 1.8 µs while another pidfd of the same process
-    /// is open), which is why `spawn()` makes it only when
-    /// the `Child` first needs it; and the kernel
+    /// raw C clone loop whose children get one takes ~10 µs, 10%, longer
+    /// per spawn+wait of a static child, 3-4 µs of it the process's own
+    /// CPU, on a quiet machine: `bindings/node/bench/pidfd_cost.c`,
+    /// `clone-pidfd` against `plain`), which is why `spawn()` makes it
+    /// only when the `Child` first needs it; and the kernel
     /// creates pidfds partly one at a time, so spawner threads scale less
     /// with them (`fastspawn bench parallel` measures both). Without one,
     /// the child is waited for with `waitpid(pid)` and signalled with
