@@ -16,8 +16,10 @@
 //! - never returns: it ends in `execve` or in `exit_group(127)`, on its own
 //!   stack, so it cannot clobber a parent frame;
 //! - writes to shared memory only through the plan's error slot;
-//! - is not instrumented by AddressSanitizer (every function here carries
-//!   `sanitize(address = "off")` in an ASan build): ASan would mark redzones
+//! - is not instrumented by AddressSanitizer (in an ASan build every
+//!   function here carries `sanitize(address = "off")`, but those marked
+//!   `#[inline(always)]`, which take the attribute of the function they are
+//!   inlined into, and are only called here): ASan would mark redzones
 //!   on the reused child stack that no return ever clears, and its runtime
 //!   would take locks in a process that shares the parent's memory;
 //! - runs no handler of the parent: handlers are reset to `SIG_DFL` by the
@@ -187,7 +189,6 @@ pub(crate) fn run(plan: &ChildPlan<'_>) -> ! {
 enum Never {}
 
 /// Turns a raw result into `Err((step, errno))` when negative.
-#[cfg_attr(fastspawn_asan, sanitize(address = "off"))]
 #[inline(always)]
 fn check(step: u32, ret: isize) -> Result<isize, (u32, i32)> {
     if ret < 0 {
