@@ -28,6 +28,8 @@ spawner thread.
 
 import asyncio
 import os
+import select
+import selectors
 import subprocess as _std
 import types
 import weakref
@@ -73,9 +75,23 @@ class _LoopSpawner:
         # that comes in a later drain always finds it here.
         self._processes = {}
         self._flush = self._spawner.flush  # scheduled with call_soon, no frame of ours
-        self._native_drain = self._spawner.drain
         self._plain_futures = type(loop).create_future is _base_create_future
-        loop.add_reader(self._spawner.fileno(), self._drain)
+        # The extension's drain is the reader callback itself, with its
+        # arguments: no frame of ours. (The loop, not this object, holds
+        # them: this object is the value of a WeakKeyDictionary keyed by
+        # the loop, so it must not refer to the loop.)
+        fd = self._spawner.fileno()
+        loop.add_reader(fd, self._spawner.drain, self._pending, self._processes, Process, loop)
+        # On asyncio's epoll loops the eventfd is watched edge-triggered: the
+        # drain then makes no syscall (see Spawner.edge_triggered).
+        selector = getattr(loop, "_selector", None)
+        if isinstance(selector, selectors.EpollSelector):
+            try:
+                selector._selector.modify(fd, select.EPOLLIN | select.EPOLLET)
+            except (AttributeError, OSError):
+                pass
+            else:
+                self._spawner.edge_triggered(True)
 
     # A submitted request waits in the extension for _flush, a callback of
     # its own (call_soon, once per batch), which hands it to the spawner
@@ -111,10 +127,12 @@ class _LoopSpawner:
         else:
             self._spawner.cancel(token)
 
-    def _drain(self):
-        # The extension makes each finished spawn's Process and resolves its
-        # future, and hands each exit to its Process (see Spawner.drain).
-        self._native_drain(self._pending, self._processes, Process)
+    def _drain(self, loop):
+        """What the loop's reader callback does (for tests and tools, which
+        may register it in place of the extension's drain): the extension
+        makes each finished spawn's Process and resolves its future, and
+        hands each exit to its Process (see Spawner.drain)."""
+        self._spawner.drain(self._pending, self._processes, Process, loop)
 
 
 _spawners = weakref.WeakKeyDictionary()
@@ -198,14 +216,25 @@ class Process:
     ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
 
     # The extension's drain makes each Process and sets its slots (its
-    # _waiters to ()). A Process of the common call (no pipe) gets no dict
-    # of its own: the rest are defaults for the instances (immutable values
-    # only), and __dict__ is made on the first attribute set outside them.
-    __slots__ = ("_child", "pid", "pidfd", "engine", "_loop", "returncode", "_waiters",
-                 "__dict__", "__weakref__")  # fmt: skip
+    # _waiters to (); pidfd and engine are read from _child when asked). A
+    # Process of the common call (no pipe) gets no dict of its own: the rest
+    # are defaults for the instances (immutable values only), and __dict__
+    # is made on the first attribute set outside them.
+    __slots__ = ("_child", "pid", "_loop", "returncode", "_waiters", "__dict__", "__weakref__")
     stdin = stdout = stderr = None
     _pipes_open = 0
     _transports = types.MappingProxyType({})
+
+    @property
+    def pidfd(self):
+        """The child's pidfd (owned by the ``Process``; None without pidfds)."""
+        return self._child.pidfd
+
+    @property
+    def engine(self):
+        """Which engine made the child: ``"clone3"``, ``"clone-vfork"``,
+        ``"posix-spawn"`` or ``"fork"``."""
+        return self._child.engine
 
     def _watch_on_thread(self):
         # No pidfds (Linux < 5.3): a thread of the default executor waits.
@@ -507,7 +536,15 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         spawner = _spawner(loop)
         token = spawner._spawner.submit_args((program, *args))
         if token:
-            token, future = spawner.queued(loop, token)
+            # spawner.queued(loop, token), inline: one frame less.
+            if token < 0:
+                token = -token
+                loop.call_soon(spawner._flush)
+            if spawner._plain_futures:
+                future = _Future(loop=loop)
+            else:
+                future = loop.create_future()
+            spawner._pending[token] = future
             try:
                 return await future
             except BaseException:
