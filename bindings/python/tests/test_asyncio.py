@@ -384,6 +384,34 @@ def test_the_eventfd_is_watched_edge_triggered_on_asyncio_epoll_loops(no_leaks):
     assert count >= 200  # one write per wake-up at least, never read
 
 
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_loop_is_not_kept_alive_by_its_spawner(debug, no_leaks):
+    # The spawner of a loop (the value of a WeakKeyDictionary keyed by the
+    # loop) holds no strong reference to it: once the loop is closed and
+    # dropped, it is freed and its spawner with it. In debug mode the flush
+    # goes through call_soon (its checks), else through a Handle of the
+    # spawner's own appended to the loop's ready queue: both spawn.
+    import gc
+    import weakref
+
+    loops = []
+
+    async def run():
+        loop = asyncio.get_running_loop()
+        loops.append(weakref.ref(loop))
+        codes = []
+        for i in range(3):
+            p = await fa.create_subprocess_exec("sh", "-c", f"exit {i}")
+            codes.append(await p.wait())
+        return codes
+
+    assert asyncio.run(run(), debug=debug) == [0, 1, 2]
+    gc.collect()
+    assert loops[0]() is None
+    assert all(loop is not None for loop in fa._spawners.keys())
+    assert len(fa._spawners) == 0
+
+
 def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
     # The spawn call queues the request; the hand-over to the spawner
     # threads is the flush callback's. Cancelled in between: no child.

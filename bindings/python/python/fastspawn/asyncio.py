@@ -27,6 +27,7 @@ spawner thread.
 """
 
 import asyncio
+import collections
 import os
 import select
 import selectors
@@ -59,6 +60,7 @@ _DEFAULT_LIMIT = 2**16
 # without create_future's Python frame (~1.5 µs of each spawn call).
 _Future = asyncio.Future
 _base_create_future = asyncio.BaseEventLoop.create_future
+_base_call_soon = asyncio.BaseEventLoop.call_soon
 
 
 class _LoopSpawner:
@@ -76,6 +78,18 @@ class _LoopSpawner:
         self._processes = {}
         self._flush = self._spawner.flush  # scheduled with call_soon, no frame of ours
         self._plain_futures = type(loop).create_future is _base_create_future
+        # On asyncio's own loops a flush is scheduled by appending one
+        # Handle, made here, to the loop's ready queue: what call_soon does
+        # (its Handle run once, in the next iteration), without its frames
+        # and a Handle made per batch (~1.5 µs of the spawn call). The
+        # Handle refers to the loop through a weak proxy, so that this object
+        # does not keep the loop alive (see below); the queue is looked up
+        # on the loop each time, for the same reason. Not in debug mode,
+        # where call_soon checks the thread and the callback.
+        self._flush_handle = None
+        ready = getattr(loop, "_ready", None)
+        if type(loop).call_soon is _base_call_soon and type(ready) is collections.deque:
+            self._flush_handle = asyncio.Handle(self._flush, (), weakref.proxy(loop))
         # The extension's drain is the reader callback itself, with its
         # arguments: no frame of ours. (The loop, not this object, holds
         # them: this object is the value of a WeakKeyDictionary keyed by
@@ -107,7 +121,10 @@ class _LoopSpawner:
         request just queued; schedules the _flush it asks for."""
         if token < 0:
             token = -token
-            loop.call_soon(self._flush)
+            if self._flush_handle is not None and not loop._debug:
+                loop._ready.append(self._flush_handle)
+            else:
+                loop.call_soon(self._flush)
         if self._plain_futures:
             future = _Future(loop=loop)
         else:
@@ -539,7 +556,10 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
             # spawner.queued(loop, token), inline: one frame less.
             if token < 0:
                 token = -token
-                loop.call_soon(spawner._flush)
+                if spawner._flush_handle is not None and not loop._debug:
+                    loop._ready.append(spawner._flush_handle)
+                else:
+                    loop.call_soon(spawner._flush)
             if spawner._plain_futures:
                 future = _Future(loop=loop)
             else:
