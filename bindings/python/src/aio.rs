@@ -18,7 +18,8 @@
 //! so both see one status) and pushes the status on the queue of the
 //! child's loop. A push on an empty queue writes its eventfd, so a burst of
 //! spawns and exits wakes the loop once; `drain` then reads the eventfd
-//! (its one syscall) and takes the whole queue.
+//! (its one syscall; none on asyncio's epoll loops, which watch it
+//! edge-triggered, see `Spawner::edge_triggered`) and takes the whole queue.
 //!
 //! Order: a spawner thread pushes a spawn before it registers the child
 //! with the waiter, so a child's exit is never queued before its spawn;
@@ -679,7 +680,9 @@ fn resolve_spawn(
     // Resolved before it is watched: a future cancelled but not yet taken
     // out of `pending` (its task has not run since) refuses the result.
     let mut refused = false;
-    settle(&future, intern!(py, "set_result"), p.clone(), || refused = true)?;
+    settle(&future, intern!(py, "set_result"), p.clone(), || {
+        refused = true
+    })?;
     if refused {
         drop(p);
         py.detach(|| discard(&child));
