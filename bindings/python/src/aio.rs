@@ -18,7 +18,8 @@
 //! so both see one status) and pushes the status on the queue of the
 //! child's loop. A push on an empty queue writes its eventfd, so a burst of
 //! spawns and exits wakes the loop once; `drain` then reads the eventfd
-//! (its one syscall) and takes the whole queue.
+//! (its one syscall; none on asyncio's epoll loops, which watch it
+//! edge-triggered, see `Spawner::edge_triggered`) and takes the whole queue.
 //!
 //! Order: a spawner thread pushes a spawn before it registers the child
 //! with the waiter, so a child's exit is never queued before its spawn;
@@ -29,7 +30,7 @@
 //! others sleep on the lock (a `futex` wait and wake each) at 16 in flight.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::intern;
@@ -434,6 +435,9 @@ pub struct Spawner {
     pending: Mutex<Vec<Pending>>,
     /// The last token given out (tokens start at 1).
     tokens: AtomicU64,
+    /// Set by `edge_triggered`: the loop watches the eventfd edge-triggered,
+    /// so `drain` does not read it.
+    edge: AtomicBool,
 }
 
 struct Pending {
@@ -465,6 +469,7 @@ impl Spawner {
             waiter: Waiter::get()?,
             pending: Mutex::new(Vec::new()),
             tokens: AtomicU64::new(0),
+            edge: AtomicBool::new(false),
         })
     }
 
@@ -472,6 +477,16 @@ impl Spawner {
     /// children have exited.
     fn fileno(&self) -> i32 {
         self.shared.eventfd.as_raw_fd()
+    }
+
+    /// Tells the spawner that its loop watches the eventfd edge-triggered
+    /// (`EPOLLET`): every write of it (one per push on an empty queue)
+    /// then reports it once, so `drain` need not read it (the counter is
+    /// never reset: 2**64 - 2 writes would fill it). Else (the default)
+    /// `drain` reads it, or a level-triggered loop would call `drain`
+    /// again at once.
+    fn edge_triggered(&self, on: bool) {
+        self.edge.store(on, Ordering::Relaxed);
     }
 
     /// Queues a spawn and returns its token (its result comes back through
@@ -539,12 +554,13 @@ impl Spawner {
     }
 
     /// Hands out every spawn finished and every child reaped since the
-    /// last call (its only syscall is the eventfd's read), with no Python
-    /// frame per event. `pending` maps the token of each spawn still
+    /// last call (its only syscall is the eventfd's read, none when the
+    /// loop watches it edge-triggered), with no Python frame per event.
+    /// `pending` maps the token of each spawn still
     /// awaited to its future, `processes` the token of each child watched
     /// for its exit to a weak reference to its `Process`; `process` is the
-    /// `Process` class. A finished spawn's future (popped from `pending`)
-    /// gets its `Process`, made here: `_child`, `pid`, `pidfd`, `engine`,
+    /// `Process` class, `loop` the loop. A finished spawn's future (popped
+    /// from `pending`) gets its `Process`, made here: `_child`, `pid`,
     /// `_loop`, `_waiters` (empty) and `returncode` set, the latter to None
     /// unless its exit came in the same batch (a short child the spawner
     /// thread reaped while lingering, or one the waiter reaped before this
@@ -561,9 +577,12 @@ impl Spawner {
         pending: &Bound<'_, PyDict>,
         processes: &Bound<'_, PyDict>,
         process: &Bound<'_, PyType>,
+        event_loop: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         // Read before the take: a push after the take writes it again.
-        let _ = rustix::io::read(&self.shared.eventfd, &mut [0u8; 8]);
+        if !self.edge.load(Ordering::Relaxed) {
+            let _ = rustix::io::read(&self.shared.eventfd, &mut [0u8; 8]);
+        }
         let (done, exits) = {
             let mut queue = self.shared.lock();
             (
@@ -586,7 +605,7 @@ impl Spawner {
                 .and_then(Option::take)
                 .map(|(_, status)| status);
             keep(resolve_spawn(
-                py, finished, exit, pending, processes, process,
+                py, finished, exit, pending, processes, process, event_loop,
             ));
         }
         for (token, status) in exits.into_iter().flatten() {
@@ -626,6 +645,7 @@ fn resolve_spawn(
     pending: &Bound<'_, PyDict>,
     processes: &Bound<'_, PyDict>,
     process: &Bound<'_, PyType>,
+    event_loop: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let Finished {
         token,
@@ -633,12 +653,9 @@ fn resolve_spawn(
         names,
     } = finished;
     let key = token.into_pyobject(py)?;
-    let future = match pop(pending, key.as_any())? {
-        Some(f) if !f.call_method0(intern!(py, "done"))?.is_truthy()? => Some(f),
-        _ => None,
-    };
-    let Some(future) = future else {
-        // The awaiting task was cancelled: nobody will own this child.
+    let Some(future) = pop(pending, key.as_any())? else {
+        // The awaiting task gave up (and took its future out): nobody
+        // will own this child.
         if let Ok(child) = result {
             py.detach(|| discard(&child));
         }
@@ -648,24 +665,29 @@ fn resolve_spawn(
         Ok(child) => child,
         Err(err) => {
             let err = names.error(py, err).into_value(py);
-            future.call_method1(intern!(py, "set_exception"), (err,))?;
-            return Ok(());
+            return settle(&future, intern!(py, "set_exception"), err, || ());
         }
     };
-    let child = Child::shared(child);
-    let (pid, pidfd, engine) = child.ids();
+    let shared = Child::shared(Arc::clone(&child));
+    let (pid, pidfd, _) = shared.ids();
     let p = process.call0()?;
-    p.setattr(intern!(py, "_child"), Py::new(py, child)?)?;
+    p.setattr(intern!(py, "_child"), Py::new(py, shared)?)?;
     p.setattr(intern!(py, "pid"), pid)?;
-    p.setattr(intern!(py, "pidfd"), pidfd)?;
-    p.setattr(intern!(py, "engine"), engine)?;
-    p.setattr(
-        intern!(py, "_loop"),
-        future.call_method0(intern!(py, "get_loop"))?,
-    )?;
+    p.setattr(intern!(py, "_loop"), event_loop)?;
     p.setattr(intern!(py, "_waiters"), PyTuple::empty(py))?;
     let code = exit.map(exit_code);
     p.setattr(intern!(py, "returncode"), code)?;
+    // Resolved before it is watched: a future cancelled but not yet taken
+    // out of `pending` (its task has not run since) refuses the result.
+    let mut refused = false;
+    settle(&future, intern!(py, "set_result"), p.clone(), || {
+        refused = true
+    })?;
+    if refused {
+        drop(p);
+        py.detach(|| discard(&child));
+        return Ok(());
+    }
     match (exit, pidfd) {
         // It exited already; the waiter never saw it.
         (Some(_), _) => {}
@@ -675,8 +697,32 @@ fn resolve_spawn(
             p.call_method0(intern!(py, "_watch_on_thread"))?;
         }
     }
-    future.call_method1(intern!(py, "set_result"), (p,))?;
     Ok(())
+}
+
+/// Calls `future.<method>(value)` (`set_result` or `set_exception`)
+/// without asking `done()` first: a cancelled future refuses it, which
+/// calls `refused` (and is no error here); any other error is returned.
+fn settle<'py>(
+    future: &Bound<'py, PyAny>,
+    method: &Bound<'py, pyo3::types::PyString>,
+    value: impl IntoPyObject<'py>,
+    refused: impl FnOnce(),
+) -> PyResult<()> {
+    match future.call_method1(method, (value,)) {
+        Ok(_) => Ok(()),
+        Err(err) => {
+            if future
+                .call_method0(intern!(future.py(), "cancelled"))?
+                .is_truthy()?
+            {
+                refused();
+                Ok(())
+            } else {
+                Err(err)
+            }
+        }
+    }
 }
 
 /// `drain`'s work for one exit: the `Process` of `token`, if it is still

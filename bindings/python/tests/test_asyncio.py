@@ -297,24 +297,26 @@ def test_cancelled_spawn_leaves_no_child():
     assert children() == kids
 
 
-def test_a_spawn_cancelled_after_its_process_was_made_leaves_no_child(monkeypatch):
+def test_a_spawn_cancelled_after_its_process_was_made_leaves_no_child():
     # The drain made the Process and resolved the future, but the task is
     # cancelled before it resumes: the child is killed and reaped, as
     # asyncio's own create_subprocess_exec leaves no child either.
     tasks, pids = [], []
-    drain = fa._LoopSpawner._drain
-
-    def drain_then_cancel(self):
-        pending = dict(self._pending)
-        drain(self)
-        done = [f for f in pending.values() if f.done()]
-        if tasks and done:
-            pids.append(done[0].result().pid)
-            tasks.pop().cancel()
-
-    monkeypatch.setattr(fa._LoopSpawner, "_drain", drain_then_cancel)
 
     async def run():
+        loop = asyncio.get_running_loop()
+        spawner = fa._spawner(loop)
+
+        def drain_then_cancel():
+            pending = dict(spawner._pending)
+            spawner._drain(loop)
+            done = [f for f in pending.values() if f.done()]
+            if tasks and done:
+                pids.append(done[0].result().pid)
+                tasks.pop().cancel()
+
+        # In place of the extension's drain (the same call, then the cancel).
+        loop.add_reader(spawner._spawner.fileno(), drain_then_cancel)
         task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
         tasks.append(task)
         with pytest.raises(asyncio.CancelledError):
@@ -325,6 +327,89 @@ def test_a_spawn_cancelled_after_its_process_was_made_leaves_no_child(monkeypatc
     # Its own child, by pid (another test's cancelled spawn may still be
     # starting or being reaped by a spawner thread).
     assert len(pids) == 1 and pids[0] not in children()
+
+
+def test_a_spawn_whose_future_was_cancelled_before_the_drain_leaves_no_child(no_leaks):
+    # The task is cancelled (its future with it) after the spawn finished
+    # but before the drain and before the task resumed to take the future
+    # out of the pending map: the drain's set_result is refused, and the
+    # child is killed and reaped by the drain itself.
+    async def run():
+        loop = asyncio.get_running_loop()
+        spawner = fa._spawner(loop)
+        loop.remove_reader(spawner._spawner.fileno())  # drained by hand below
+        kids = children()
+        task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
+        await asyncio.sleep(0)  # its first step: queued, the flush scheduled
+        await asyncio.sleep(0)  # the flush: handed to a spawner thread
+        assert spawns_finished()
+        started = [pid for pid in children() if pid not in kids]
+        assert len(started) == 1
+        (future,) = spawner._pending.values()
+        task.cancel()
+        assert future.cancelled()
+        spawner._drain(loop)
+        assert spawner._pending == {} and spawner._processes == {}
+        assert started[0] not in children()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(run())
+
+
+def test_the_eventfd_is_watched_edge_triggered_on_asyncio_epoll_loops(no_leaks):
+    # On asyncio's epoll loop the drain reads no eventfd (its counter only
+    # grows) and each push on an empty queue still wakes the loop once: 200
+    # spawns one at a time, then 16 at a time, all reach their Process.
+    async def run():
+        loop = asyncio.get_running_loop()
+        eventfd = fa._spawner(loop)._spawner.fileno()
+        for _ in range(200):
+            p = await fa.create_subprocess_exec("true")
+            assert await p.wait() == 0
+        sem = asyncio.Semaphore(16)
+
+        async def one(i):
+            async with sem:
+                p = await fa.create_subprocess_exec("sh", "-c", f"exit {i % 5}")
+                return await p.wait()
+
+        codes = await asyncio.gather(*[one(i) for i in range(100)])
+        with open(f"/proc/self/fdinfo/{eventfd}") as f:
+            count = int(f.read().split("eventfd-count:")[1].split()[0], 16)
+        return codes, count
+
+    codes, count = asyncio.run(run())
+    assert codes == [i % 5 for i in range(100)]
+    assert count >= 200  # one write per wake-up at least, never read
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_loop_is_not_kept_alive_by_its_spawner(debug, no_leaks):
+    # The spawner of a loop (the value of a WeakKeyDictionary keyed by the
+    # loop) holds no strong reference to it: once the loop is closed and
+    # dropped, it is freed and its spawner with it. In debug mode the flush
+    # goes through call_soon (its checks), else through a Handle of the
+    # spawner's own appended to the loop's ready queue: both spawn.
+    import gc
+    import weakref
+
+    loops = []
+
+    async def run():
+        loop = asyncio.get_running_loop()
+        loops.append(weakref.ref(loop))
+        codes = []
+        for i in range(3):
+            p = await fa.create_subprocess_exec("sh", "-c", f"exit {i}")
+            codes.append(await p.wait())
+        return codes
+
+    assert asyncio.run(run(), debug=debug) == [0, 1, 2]
+    gc.collect()
+    assert loops[0]() is None
+    assert all(loop is not None for loop in fa._spawners.keys())
+    assert len(fa._spawners) == 0
 
 
 def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
@@ -343,7 +428,7 @@ def test_a_spawn_cancelled_before_its_hand_over_starts_nothing(no_leaks):
         future = loop.create_future()
         pending, processes = {second: future}, {}
         for _ in range(500):
-            spawner.drain(pending, processes, fa.Process)
+            spawner.drain(pending, processes, fa.Process, loop)
             if future.done() and future.result().returncode is not None:
                 break
             if future.done():
@@ -376,7 +461,7 @@ def test_the_drain_resolves_a_failed_spawn_and_a_waited_exit(no_leaks):
         pending, processes = {abs(missing): failed, abs(slow): spawned}, {}
         waits = []
         for _ in range(500):
-            spawner.drain(pending, processes, fa.Process)
+            spawner.drain(pending, processes, fa.Process, loop)
             if spawned.done() and not waits:
                 p = spawned.result()
                 assert p.returncode is None

@@ -27,7 +27,10 @@ spawner thread.
 """
 
 import asyncio
+import collections
 import os
+import select
+import selectors
 import subprocess as _std
 import types
 import weakref
@@ -57,6 +60,7 @@ _DEFAULT_LIMIT = 2**16
 # without create_future's Python frame (~1.5 µs of each spawn call).
 _Future = asyncio.Future
 _base_create_future = asyncio.BaseEventLoop.create_future
+_base_call_soon = asyncio.BaseEventLoop.call_soon
 
 
 class _LoopSpawner:
@@ -73,9 +77,35 @@ class _LoopSpawner:
         # that comes in a later drain always finds it here.
         self._processes = {}
         self._flush = self._spawner.flush  # scheduled with call_soon, no frame of ours
-        self._native_drain = self._spawner.drain
         self._plain_futures = type(loop).create_future is _base_create_future
-        loop.add_reader(self._spawner.fileno(), self._drain)
+        # On asyncio's own loops a flush is scheduled by appending one
+        # Handle, made here, to the loop's ready queue: what call_soon does
+        # (its Handle run once, in the next iteration), without its frames
+        # and a Handle made per batch (~1.5 µs of the spawn call). The
+        # Handle refers to the loop through a weak proxy, so that this object
+        # does not keep the loop alive (see below); the queue is looked up
+        # on the loop each time, for the same reason. Not in debug mode,
+        # where call_soon checks the thread and the callback.
+        self._flush_handle = None
+        ready = getattr(loop, "_ready", None)
+        if type(loop).call_soon is _base_call_soon and type(ready) is collections.deque:
+            self._flush_handle = asyncio.Handle(self._flush, (), weakref.proxy(loop))
+        # The extension's drain is the reader callback itself, with its
+        # arguments: no frame of ours. (The loop, not this object, holds
+        # them: this object is the value of a WeakKeyDictionary keyed by
+        # the loop, so it must not refer to the loop.)
+        fd = self._spawner.fileno()
+        loop.add_reader(fd, self._spawner.drain, self._pending, self._processes, Process, loop)
+        # On asyncio's epoll loops the eventfd is watched edge-triggered: the
+        # drain then makes no syscall (see Spawner.edge_triggered).
+        selector = getattr(loop, "_selector", None)
+        if isinstance(selector, selectors.EpollSelector):
+            try:
+                selector._selector.modify(fd, select.EPOLLIN | select.EPOLLET)
+            except (AttributeError, OSError):
+                pass
+            else:
+                self._spawner.edge_triggered(True)
 
     # A submitted request waits in the extension for _flush, a callback of
     # its own (call_soon, once per batch), which hands it to the spawner
@@ -91,7 +121,10 @@ class _LoopSpawner:
         request just queued; schedules the _flush it asks for."""
         if token < 0:
             token = -token
-            loop.call_soon(self._flush)
+            if self._flush_handle is not None and not loop._debug:
+                loop._ready.append(self._flush_handle)
+            else:
+                loop.call_soon(self._flush)
         if self._plain_futures:
             future = _Future(loop=loop)
         else:
@@ -111,10 +144,12 @@ class _LoopSpawner:
         else:
             self._spawner.cancel(token)
 
-    def _drain(self):
-        # The extension makes each finished spawn's Process and resolves its
-        # future, and hands each exit to its Process (see Spawner.drain).
-        self._native_drain(self._pending, self._processes, Process)
+    def _drain(self, loop):
+        """What the loop's reader callback does (for tests and tools, which
+        may register it in place of the extension's drain): the extension
+        makes each finished spawn's Process and resolves its future, and
+        hands each exit to its Process (see Spawner.drain)."""
+        self._spawner.drain(self._pending, self._processes, Process, loop)
 
 
 _spawners = weakref.WeakKeyDictionary()
@@ -198,14 +233,25 @@ class Process:
     ``asyncio.subprocess.Process``'s API, plus ``pidfd`` and ``engine``."""
 
     # The extension's drain makes each Process and sets its slots (its
-    # _waiters to ()). A Process of the common call (no pipe) gets no dict
-    # of its own: the rest are defaults for the instances (immutable values
-    # only), and __dict__ is made on the first attribute set outside them.
-    __slots__ = ("_child", "pid", "pidfd", "engine", "_loop", "returncode", "_waiters",
-                 "__dict__", "__weakref__")  # fmt: skip
+    # _waiters to (); pidfd and engine are read from _child when asked). A
+    # Process of the common call (no pipe) gets no dict of its own: the rest
+    # are defaults for the instances (immutable values only), and __dict__
+    # is made on the first attribute set outside them.
+    __slots__ = ("_child", "pid", "_loop", "returncode", "_waiters", "__dict__", "__weakref__")
     stdin = stdout = stderr = None
     _pipes_open = 0
     _transports = types.MappingProxyType({})
+
+    @property
+    def pidfd(self):
+        """The child's pidfd (owned by the ``Process``; None without pidfds)."""
+        return self._child.pidfd
+
+    @property
+    def engine(self):
+        """Which engine made the child: ``"clone3"``, ``"clone-vfork"``,
+        ``"posix-spawn"`` or ``"fork"``."""
+        return self._child.engine
 
     def _watch_on_thread(self):
         # No pidfds (Linux < 5.3): a thread of the default executor waits.
@@ -507,7 +553,18 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         spawner = _spawner(loop)
         token = spawner._spawner.submit_args((program, *args))
         if token:
-            token, future = spawner.queued(loop, token)
+            # spawner.queued(loop, token), inline: one frame less.
+            if token < 0:
+                token = -token
+                if spawner._flush_handle is not None and not loop._debug:
+                    loop._ready.append(spawner._flush_handle)
+                else:
+                    loop.call_soon(spawner._flush)
+            if spawner._plain_futures:
+                future = _Future(loop=loop)
+            else:
+                future = loop.create_future()
+            spawner._pending[token] = future
             try:
                 return await future
             except BaseException:
