@@ -7,7 +7,12 @@
 // experiments of the README's session 11; `fastspawn bench http` is the
 // benchmark.
 //
-//   node bench/http-ab.js [--workload echo|cat] [--rounds 5] [--n 5000] SIDE...
+// With --threads, the server's own CPU is also split by thread name
+// (/proc/PID/task/*/stat: the JS thread is `node` for Node and the Rust
+// server's name for it; fastspawn's spawner threads `fastspawn-N` are
+// summed as `fastspawn-N`; threads that ended during the load are missed).
+//
+//   node bench/http-ab.js [--workload echo|cat] [--rounds 5] [--n 5000] [--threads] SIDE...
 //
 // SIDE: node-fastspawn, exit-readable (bench/http-exit-readable.js),
 // exit-readable-ignore (the same with stdin and stderr 'ignore'),
@@ -25,12 +30,13 @@ const root = path.resolve(here, "../../..");
 const servers = path.join(root, "bench/http/node");
 const mainC = path.join(root, "bench/http/main.c");
 
-const opts = { workload: "echo", rounds: 5, n: 5000 };
+const opts = { workload: "echo", rounds: 5, n: 5000, threads: false };
 const sides = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const m = /^--(workload|rounds|n)$/.exec(argv[i]);
-  if (m) opts[m[1]] = m[1] === "workload" ? argv[++i] : Number(argv[++i]);
+  if (argv[i] === "--threads") opts.threads = true;
+  else if (m) opts[m[1]] = m[1] === "workload" ? argv[++i] : Number(argv[++i]);
   else sides.push(argv[i]);
 }
 if (sides.length === 0) throw new Error("name the sides, e.g. rust-fastspawn node-fastspawn exit-readable");
@@ -64,6 +70,23 @@ function procCpu(pid) {
   const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
   // utime stime cutime cstime are fields 14-17 (1-based), 12-15 here.
   return { own: (f[11] + f[12]) * tick, children: (f[13] + f[14]) * tick };
+}
+
+// CPU (ns) of each thread name of process `pid`.
+function threadCpu(pid) {
+  const by = {};
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let text;
+    try {
+      text = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")).replace(/^fastspawn-\d+$/, "fastspawn-N");
+    const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+    by[name] = (by[name] ?? 0) + (f[11] + f[12]) * tick;
+  }
+  return by;
 }
 
 function machine() {
@@ -133,15 +156,20 @@ async function measure(side) {
     await listening(port, child);
     await checkBody(port, side, "before the load");
     hey(port, Math.min(1000, opts.n));
+    const threadsBefore = opts.threads ? threadCpu(child.pid) : null;
     const before = procCpu(child.pid);
     const m0 = machine();
     const load = hey(port, opts.n);
     const m1 = machine();
     const after = procCpu(child.pid);
+    const threadsAfter = opts.threads ? threadCpu(child.pid) : null;
     await checkBody(port, side, "after the load");
     if (load.ok !== Math.floor(opts.n / 30) * 30) throw new Error(`${side}: ${load.ok} responses were 200`);
     const per = (ns) => ns / 1e3 / load.ok;
+    const threads = {};
+    for (const [name, ns] of Object.entries(threadsAfter ?? {})) threads[name] = per(ns - (threadsBefore[name] ?? 0));
     return {
+      threads,
       rps: load.rps,
       server: per(after.own - before.own),
       children: per(after.children - before.children),
@@ -178,6 +206,14 @@ async function main() {
     const rs = results[side];
     const ratios = rs.map((r, i) => r.rps / results[first][i].rps);
     const total = median(rs.map((r) => r.server + r.children + r.hey));
+    const names = [...new Set(rs.flatMap((r) => Object.keys(r.threads)))];
+    const split = names
+      .map((name) => [name, median(rs.map((r) => r.threads[name] ?? 0))])
+      .filter(([, us]) => us >= 1)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, us]) => `${name} ${us.toFixed(0)}`)
+      .join(", ");
+    if (opts.threads) console.log(`  ${side} threads (µs per request, medians): ${split}`);
     console.log(
       `${side}: ${median(rs.map((r) => r.rps)).toFixed(0)} req/s, vs ${first} per round ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x); server ${median(rs.map((r) => r.server)).toFixed(0)} µs, children ${median(rs.map((r) => r.children)).toFixed(0)} µs, hey ${median(rs.map((r) => r.hey)).toFixed(0)} µs, total ${total.toFixed(0)} µs; busy >= ${(Math.min(...rs.map((r) => r.busy)) * 100).toFixed(0)}%`,
     );
