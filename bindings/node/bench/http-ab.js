@@ -16,6 +16,7 @@
 //
 // SIDE: node-fastspawn, exit-readable (bench/http-exit-readable.js),
 // exit-readable-ignore (the same with stdin and stderr 'ignore'),
+// ping-readable (bench/http-ping-readable.js),
 // rust-fastspawn, node-no-spawn-readable, node-no-spawn-stream.
 
 "use strict";
@@ -55,6 +56,8 @@ function command(side, port) {
       return node(path.join(here, "http-exit-readable.js"));
     case "exit-readable-ignore":
       return [...node(path.join(here, "http-exit-readable.js")), { EXIT_READABLE_STDIO: "ignore" }];
+    case "ping-readable":
+      return node(path.join(here, "http-ping-readable.js"));
     case "rust-fastspawn":
       return [path.join(root, "target/peers/http/rust-http-server"), [...common, "--spawner", "fastspawn"]];
     default:
