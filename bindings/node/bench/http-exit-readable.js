@@ -31,6 +31,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { Readable } = require("node:stream");
 const { spawn } = require("..");
+const { batchCount } = require("../lib/native");
 
 async function main() {
   // The HTTP benchmark's configuration and /__stats (bench/http/node).
@@ -41,9 +42,17 @@ async function main() {
   const options = process.env.EXIT_READABLE_STDIO === "ignore" ? { stdio: ["ignore", "pipe", "ignore"] } : {};
   const loop = eventLoop();
   const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+  // On SIGTERM: how many requests were answered in how many of the
+  // addon's event batches (the JS thread's wake-ups for the children).
+  let served = 0;
+  process.on("SIGTERM", () => {
+    console.error(`exit-readable: ${served} spawns, ${batchCount()} event batches`);
+    process.exit(0);
+  });
   http
     .createServer((req, res) => {
       if (statsRoute(req, res, stats)) return;
+      served++;
       const child = spawn(cfg.file, cfg.args, options);
       child.on("exit", () => {
         const out = new ExitOutput();
