@@ -16,7 +16,10 @@
 //
 // SIDE: node-fastspawn, exit-readable (bench/http-exit-readable.js),
 // exit-readable-ignore (the same with stdin and stderr 'ignore'),
-// ping-readable (bench/http-ping-readable.js),
+// ping-readable (bench/http-ping-readable.js), and any side with `+execs`
+// (e.g. node-no-spawn-readable+execs): the same while a shell loop runs
+// `/bin/echo hi` without pause beside it (its CPU not counted), to see what
+// other processes' execs cost the server's threads,
 // rust-fastspawn, node-no-spawn-readable, node-no-spawn-stream.
 
 "use strict";
@@ -153,8 +156,11 @@ function hey(port, n) {
 let port = 18700 + (process.pid % 200);
 async function measure(side) {
   port += 1;
-  const [program, args, env = {}] = command(side, port);
+  const [program, args, env = {}] = command(side.replace(/\+execs$/, ""), port);
   const child = spawn(program, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
+  const execs = side.endsWith("+execs")
+    ? spawn("bash", ["-c", "while :; do /bin/echo hi >/dev/null; done"], { stdio: "ignore" })
+    : null;
   try {
     await listening(port, child);
     await checkBody(port, side, "before the load");
@@ -180,6 +186,10 @@ async function measure(side) {
       busy: (m1.busy - m0.busy) / (m1.all - m0.all),
     };
   } finally {
+    if (execs) {
+      execs.kill("SIGKILL");
+      await new Promise((r) => (execs.exitCode !== null || execs.signalCode !== null ? r() : execs.once("exit", r)));
+    }
     child.kill("SIGTERM");
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once("exit", r)));
   }
