@@ -35,6 +35,9 @@ const cfg = config();
 const body = execFileSync(cfg.file, cfg.args);
 const loop = eventLoop();
 const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+// NO_SPAWN_DEFER=1: each answer in a later turn of the loop (setImmediate),
+// as a spawning server's must be (bindings/node/bench/http-ab.js).
+const defer = process.env.NO_SPAWN_DEFER === "1";
 
 /** A child's stdout that already holds everything the child wrote. */
 class FinishedOutput extends Readable {
@@ -44,9 +47,14 @@ class FinishedOutput extends Readable {
 http
   .createServer((req, res) => {
     if (statsRoute(req, res, stats)) return;
-    const stdout = new FinishedOutput();
-    stdout.push(body);
-    stdout.push(null);
-    stdout.pipe(res);
+    if (defer) setImmediate(answer, res);
+    else answer(res);
   })
   .listen(cfg.port, "127.0.0.1", () => listening("no-spawn-readable", cfg));
+
+function answer(res) {
+  const stdout = new FinishedOutput();
+  stdout.push(body);
+  stdout.push(null);
+  stdout.pipe(res);
+}

@@ -59,6 +59,8 @@ function command(side, port) {
       return node(path.join(here, "http-exit-readable.js"));
     case "exit-readable-ignore":
       return [...node(path.join(here, "http-exit-readable.js")), { EXIT_READABLE_STDIO: "ignore" }];
+    case "node-no-spawn-readable-deferred":
+      return [...node(path.join(servers, "no-spawn-readable.mjs")), { NO_SPAWN_DEFER: "1" }];
     case "ping-readable":
       return node(path.join(here, "http-ping-readable.js"));
     case "rust-fastspawn":
@@ -92,6 +94,10 @@ function threadCpu(pid) {
     const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
     by[name] = (by[name] ?? 0) + (f[11] + f[12]) * tick;
   }
+  // The main thread's voluntary context switches (its sleeps), as "sleeps"
+  // (a count, scaled so that the per-request figure below is a count too).
+  const status = fs.readFileSync(`/proc/${pid}/task/${pid}/status`, "utf8");
+  by.sleeps = Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)[1]) * 1e3;
   return by;
 }
 
@@ -222,9 +228,9 @@ async function main() {
     const names = [...new Set(rs.flatMap((r) => Object.keys(r.threads)))];
     const split = names
       .map((name) => [name, median(rs.map((r) => r.threads[name] ?? 0))])
-      .filter(([, us]) => us >= 1)
+      .filter(([name, us]) => us >= 1 || name === "sleeps")
       .sort((a, b) => b[1] - a[1])
-      .map(([name, us]) => `${name} ${us.toFixed(0)}`)
+      .map(([name, us]) => (name === "sleeps" ? `main thread's sleeps ${us.toFixed(2)}` : `${name} ${us.toFixed(0)}`))
       .join(", ");
     if (opts.threads) console.log(`  ${side} threads (µs per request, medians): ${split}`);
     console.log(
