@@ -36,7 +36,7 @@ pub const CONNECTIONS: u64 = 30;
 
 /// The servers, in the order of the table: the post's first table, then
 /// its variants, then fastspawn's, then the no-spawn controls.
-pub const SERVERS: [&str; 13] = [
+pub const SERVERS: [&str; 14] = [
     "node-baseline",
     "deno-baseline",
     "bun-baseline",
@@ -49,6 +49,7 @@ pub const SERVERS: [&str; 13] = [
     "rust-fastspawn",
     "node-no-spawn",
     "node-no-spawn-stream",
+    "node-no-spawn-readable",
     "rust-no-spawn-stream",
 ];
 
@@ -71,6 +72,9 @@ pub fn describe(server: &str) -> &'static str {
         "rust-fastspawn" => "Rust hyper + fastspawn::tokio, stdout streamed as the body",
         "node-no-spawn-stream" => {
             "`node no-spawn-stream.mjs`: a control that spawns nothing but pipes to each response a net.Socket over a socketpair already holding the output, as a child's stdout is in Node (the floor for a Node spawn library whose child.stdout is a net.Socket)"
+        }
+        "node-no-spawn-readable" => {
+            "`node no-spawn-readable.mjs`: a control that spawns nothing but pipes to each response the plainest stream.Readable, already holding the output in one Buffer and ended (the floor for a Node spawn library whose child.stdout is any Readable)"
         }
         "rust-no-spawn-stream" => {
             "`fastspawn-http-server --spawner none`: the Rust server with nothing spawned, each response streamed from a socketpair already holding the output (rust-fastspawn's CPU per request less this control's is what spawning and reaping a child costs the Rust server)"
@@ -313,7 +317,8 @@ fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Laun
         | "node-cluster"
         | "node-worker-threads"
         | "node-child-process"
-        | "node-no-spawn" => {
+        | "node-no-spawn"
+        | "node-no-spawn-readable" => {
             let file = format!("{}.mjs", server.trim_start_matches("node-"));
             js(node()?, vec![script(&file)], &[])
         }
@@ -895,6 +900,10 @@ mod tests {
                     "/r/bench/http/main.c"
                 ]
             );
+            assert!(l.stats);
+            // The Readable control needs no addon (nothing of it is built here).
+            let l = launch("node-no-spawn-readable", "echo", 8002, &paths).unwrap();
+            assert_eq!(l.args[0], "/r/bench/http/node/no-spawn-readable.mjs");
             assert!(l.stats);
         }
     }

@@ -100,6 +100,9 @@ struct Limit {
     /// 0 without that control. Any Node server that spawns with fastspawn's
     /// core pays at least this on top of the stream control.
     spawn_us: f64,
+    /// node-no-spawn-readable's server CPU per request, when measured: the
+    /// floor for a Node server whose child.stdout is any stream.Readable.
+    readable_us: Option<f64>,
     children_us: f64,
     hey_us: f64,
     /// The least busy of the two spawning servers' loads.
@@ -122,6 +125,18 @@ impl Limit {
     fn out_of_reach(&self) -> bool {
         self.holds() && self.bound < 0.95
     }
+
+    /// The best ratio for a Node server whose server CPU per request is at
+    /// least `readable_us` plus `spawn_us`, with rust-fastspawn's children
+    /// and client: any Node server whose child.stdout is a Readable.
+    fn readable_bound(&self) -> Option<f64> {
+        let rust_total = self.rust_us + self.children_us + self.hey_us;
+        Some(rust_total / (self.readable_us? + self.spawn_us + self.children_us + self.hey_us))
+    }
+
+    fn readable_out_of_reach(&self) -> bool {
+        self.holds() && self.readable_bound().is_some_and(|b| b < 0.95)
+    }
 }
 
 fn limit(ms: &[Measurement], w: &str) -> Option<Limit> {
@@ -140,6 +155,7 @@ fn limit(ms: &[Measurement], w: &str) -> Option<Limit> {
     let rust_total = rust_us + children_us + hey_us;
     let spawn_us = med(find(ms, "rust-no-spawn-stream", w), |c| c.server_ns)
         .map_or(0.0, |rust_floor| (rust_us - rust_floor).max(0.0));
+    let readable_us = med(find(ms, "node-no-spawn-readable", w), |c| c.server_ns);
     Some(Limit {
         measured: ratio(rps(node), rps(rust))?,
         model: rust_total / node_total,
@@ -148,6 +164,7 @@ fn limit(ms: &[Measurement], w: &str) -> Option<Limit> {
         node_us,
         floor_us,
         spawn_us,
+        readable_us,
         children_us,
         hey_us,
         busy: busy(node)?.min(busy(rust)?),
@@ -171,8 +188,31 @@ fn limit_line(w: &str, l: &Limit) -> String {
     } else {
         format!("node-no-spawn-stream's ({:.0} µs)", l.floor_us)
     };
+    let readable = match (l.readable_us, l.readable_bound()) {
+        (Some(readable_us), Some(bound)) => {
+            let verdict = if l.readable_out_of_reach() {
+                "so the goal is out of reach on this machine for any Node server whose child.stdout is a stream.Readable, a net.Socket or not"
+            } else if bound < 0.95 {
+                "below the goal, but the CPU model does not hold in this run: not proven out of reach"
+            } else {
+                "so a child.stdout that is not a net.Socket is not ruled out"
+            };
+            let spawn = if l.spawn_us > 0.0 {
+                format!(
+                    " plus the Rust server's spawn and reap ({:.0} µs)",
+                    l.spawn_us
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "; a Node server whose child.stdout is any stream.Readable, its server CPU per request at least node-no-spawn-readable's ({readable_us:.0} µs){spawn}, reaches at best {bound:.2}x: {verdict}"
+            )
+        }
+        _ => String::new(),
+    };
     format!(
-        "node-fastspawn's limit, {}: measured {:.2}x rust-fastspawn's req/s; CPU per request (server + children + hey) predicts {:.2}x (rust-fastspawn {:.0} + {:.0} + {:.0} µs, node-fastspawn's server {:.0} µs); a Node server whose server CPU per request is at least {floor}, with the same children and hey, reaches at best {:.2}x; machine busy >= {:.0}% during both loads, >= {:.0}% of it these loads' own: {verdict}",
+        "node-fastspawn's limit, {}: measured {:.2}x rust-fastspawn's req/s; CPU per request (server + children + hey) predicts {:.2}x (rust-fastspawn {:.0} + {:.0} + {:.0} µs, node-fastspawn's server {:.0} µs); a Node server whose server CPU per request is at least {floor}, with the same children and hey, reaches at best {:.2}x; machine busy >= {:.0}% during both loads, >= {:.0}% of it these loads' own: {verdict}{readable}",
         workload_label(w),
         l.measured,
         l.model,
@@ -228,6 +268,7 @@ fn short(server: &str) -> &str {
         "rust-fastspawn" => "Rust+fs",
         "node-no-spawn" => "no spawn",
         "node-no-spawn-stream" => "sockets",
+        "node-no-spawn-readable" => "Readable",
         "rust-no-spawn-stream" => "Rust sockets",
         other => other,
     }
@@ -692,6 +733,96 @@ mod tests {
         let l = limit(&with_rust, "echo").unwrap();
         assert_eq!(l.spawn_us, 0.0);
         assert!(!limit_line("echo", &l).contains("rust-no-spawn-stream"));
+    }
+
+    /// The Readable control bounds any Node server whose stdout is a
+    /// stream.Readable: its server CPU plus the Rust server's spawn and
+    /// reap, with rust-fastspawn's children and hey; "out of reach" on the
+    /// same conditions as the stream control's bound.
+    #[test]
+    fn limit_lines_bound_any_readable_stdout_by_the_readable_control() {
+        let ms = |busy: f64, readable: f64| {
+            vec![
+                with_cpu(
+                    cell("rust-fastspawn", "echo", 1000.0, None),
+                    200.0,
+                    800.0,
+                    300.0,
+                    0.99,
+                ),
+                with_cpu(
+                    cell("node-fastspawn", "echo", 750.0, None),
+                    600.0,
+                    800.0,
+                    300.0,
+                    busy,
+                ),
+                with_cpu(
+                    cell("node-no-spawn-stream", "echo", 3000.0, None),
+                    400.0,
+                    0.0,
+                    300.0,
+                    0.99,
+                ),
+                with_cpu(
+                    cell("node-no-spawn-readable", "echo", 4000.0, None),
+                    readable,
+                    0.0,
+                    300.0,
+                    0.99,
+                ),
+                with_cpu(
+                    cell("rust-no-spawn-stream", "echo", 9000.0, None),
+                    80.0,
+                    0.0,
+                    300.0,
+                    0.99,
+                ),
+            ]
+        };
+        // 250 + 120 µs of server CPU: at best 1300 / 1470 µs.
+        let l = limit(&ms(0.99, 250.0), "echo").unwrap();
+        assert_eq!(l.readable_us, Some(250.0));
+        let bound = l.readable_bound().unwrap();
+        assert!((bound - 1300.0 / 1470.0).abs() < 1e-3, "{l:?}");
+        assert!(
+            bound > l.bound,
+            "a Readable costs less than a net.Socket here"
+        );
+        assert!(l.readable_out_of_reach());
+        let line = goals(&ms(0.99, 250.0))
+            .into_iter()
+            .find(|g| g.starts_with("node-fastspawn's limit, echo hi"))
+            .unwrap();
+        assert!(
+            line.contains("node-no-spawn-readable's (250 µs) plus the Rust server's spawn and reap (120 µs), reaches at best 0.88x"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("out of reach on this machine for any Node server whose child.stdout is a stream.Readable, a net.Socket or not"),
+            "{line}"
+        );
+        // Not busy throughout: below the goal, but not proven.
+        let idle = limit(&ms(0.80, 250.0), "echo").unwrap();
+        assert!(!idle.readable_out_of_reach());
+        assert!(
+            limit_line("echo", &idle)
+                .ends_with("does not hold in this run: not proven out of reach"),
+            "{}",
+            limit_line("echo", &idle)
+        );
+        // A cheap Readable: 1300 / 1280 µs, the route is open.
+        let cheap = limit(&ms(0.99, 60.0), "echo").unwrap();
+        assert!(cheap.readable_bound().unwrap() > 0.95 && !cheap.readable_out_of_reach());
+        assert!(limit_line("echo", &cheap).ends_with("is not ruled out"));
+        // Without the Readable control the line is as before.
+        let without: Vec<Measurement> = ms(0.99, 250.0)
+            .into_iter()
+            .filter(|m| m.runner != "node-no-spawn-readable")
+            .collect();
+        let l = limit(&without, "echo").unwrap();
+        assert!(l.readable_bound().is_none() && !l.readable_out_of_reach());
+        assert!(!limit_line("echo", &l).contains("Readable"));
     }
 
     #[test]

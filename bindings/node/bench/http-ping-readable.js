@@ -1,0 +1,56 @@
+// A measurement, not a feature: the least the JS thread of any design
+// built like this package (the loop never runs the clone; a pool thread
+// spawns and waits; one call in, one answer back per spawn) can spend per
+// request of issue 11's HTTP server, with a Readable stdout.
+//
+// Each request calls the addon's pingSpawn(file, 2) (lib/native.js: the
+// workload's program with no arguments and stdio /dev/null, spawned with
+// the clone's pidfd and spawn()'s linger, waited for on a pool thread,
+// answered by one Pong record and a promise) and, when it is answered,
+// pipes to the response a plain Readable holding the workload's output
+// (made once at start-up) and ended. So its server CPU is Node's HTTP, the
+// Readable, and the least a spawn costs such a design, with no pipes: a
+// floor for the package's spawn path (bench/http-exit-readable.js is the
+// package's own, README session 11). The child does less than the
+// workload's (`echo` without its argument, `cat` reading /dev/null): only
+// the server's CPU is comparable.
+//
+//   node bench/http-ping-readable.js --port 8001 --workload echo|cat
+
+"use strict";
+const http = require("node:http");
+const path = require("node:path");
+const { execFileSync } = require("node:child_process");
+const { Readable } = require("node:stream");
+const { pingSpawn } = require("../lib/native");
+
+class Output extends Readable {
+  _read() {}
+}
+
+async function main() {
+  // The HTTP benchmark's configuration and /__stats (bench/http/node).
+  const { config, eventLoop, listening, statsRoute } = await import(
+    path.join(__dirname, "../../../bench/http/node/common.mjs")
+  );
+  const cfg = config();
+  const body = execFileSync(cfg.file, cfg.args);
+  const loop = eventLoop();
+  const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+  http
+    .createServer((req, res) => {
+      if (statsRoute(req, res, stats)) return;
+      pingSpawn(cfg.file, 2).then(() => {
+        const out = new Output();
+        out.push(body);
+        out.push(null);
+        out.pipe(res);
+      });
+    })
+    .listen(cfg.port, "127.0.0.1", () => listening("ping-readable", cfg));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
