@@ -553,7 +553,8 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         spawner = _spawner(loop)
         token = spawner._spawner.submit_args((program, *args))
         if token:
-            # spawner.queued(loop, token), inline: one frame less.
+            # spawner.queued(loop, token), inline: one frame less on the
+            # common call's path (keep the two in step).
             if token < 0:
                 token = -token
                 if spawner._flush_handle is not None and not loop._debug:

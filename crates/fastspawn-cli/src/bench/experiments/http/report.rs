@@ -623,37 +623,43 @@ mod tests {
         m
     }
 
+    /// The two spawning servers of the limit line (rust-fastspawn 200 µs of
+    /// server CPU, node-fastspawn 600 µs on a machine `busy`, 800 µs of
+    /// children and 300 µs of hey each) and the no-spawn-stream control
+    /// costing `stream` µs per request.
+    fn limit_cells(busy: f64, stream: f64) -> Vec<Measurement> {
+        vec![
+            with_cpu(
+                cell("rust-fastspawn", "echo", 1000.0, None),
+                200.0,
+                800.0,
+                300.0,
+                0.99,
+            ),
+            with_cpu(
+                cell("node-fastspawn", "echo", 750.0, None),
+                600.0,
+                800.0,
+                300.0,
+                busy,
+            ),
+            with_cpu(
+                cell("node-no-spawn-stream", "echo", 3000.0, None),
+                stream,
+                0.0,
+                300.0,
+                0.99,
+            ),
+        ]
+    }
+
     /// The limit line: the CPU model's prediction next to the measured
     /// ratio, the bound from the no-spawn-stream control, and "out of
     /// reach" only when the bound is below 0.95x on a busy machine whose
     /// CPU model explains the measurement.
     #[test]
     fn limit_lines_bound_node_by_the_stream_control() {
-        let ms = |busy: f64, floor: f64| {
-            vec![
-                with_cpu(
-                    cell("rust-fastspawn", "echo", 1000.0, None),
-                    200.0,
-                    800.0,
-                    300.0,
-                    0.99,
-                ),
-                with_cpu(
-                    cell("node-fastspawn", "echo", 750.0, None),
-                    600.0,
-                    800.0,
-                    300.0,
-                    busy,
-                ),
-                with_cpu(
-                    cell("node-no-spawn-stream", "echo", 3000.0, None),
-                    floor,
-                    0.0,
-                    300.0,
-                    0.99,
-                ),
-            ]
-        };
+        let ms = |busy: f64, floor: f64| limit_cells(busy, floor);
         let l = limit(&ms(0.99, 400.0), "echo").unwrap();
         assert!((l.measured - 0.75).abs() < 1e-9);
         assert!((l.model - 1300.0 / 1700.0).abs() < 1e-3, "{l:?}");
@@ -742,28 +748,8 @@ mod tests {
     #[test]
     fn limit_lines_bound_any_readable_stdout_by_the_readable_control() {
         let ms = |busy: f64, readable: f64| {
-            vec![
-                with_cpu(
-                    cell("rust-fastspawn", "echo", 1000.0, None),
-                    200.0,
-                    800.0,
-                    300.0,
-                    0.99,
-                ),
-                with_cpu(
-                    cell("node-fastspawn", "echo", 750.0, None),
-                    600.0,
-                    800.0,
-                    300.0,
-                    busy,
-                ),
-                with_cpu(
-                    cell("node-no-spawn-stream", "echo", 3000.0, None),
-                    400.0,
-                    0.0,
-                    300.0,
-                    0.99,
-                ),
+            let mut ms = limit_cells(busy, 400.0);
+            ms.extend([
                 with_cpu(
                     cell("node-no-spawn-readable", "echo", 4000.0, None),
                     readable,
@@ -778,7 +764,8 @@ mod tests {
                     300.0,
                     0.99,
                 ),
-            ]
+            ]);
+            ms
         };
         // 250 + 120 µs of server CPU: at best 1300 / 1470 µs.
         let l = limit(&ms(0.99, 250.0), "echo").unwrap();
