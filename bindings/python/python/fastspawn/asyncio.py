@@ -553,19 +553,7 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
         spawner = _spawner(loop)
         token = spawner._spawner.submit_args((program, *args))
         if token:
-            # spawner.queued(loop, token), inline: one frame less on the
-            # common call's path (keep the two in step).
-            if token < 0:
-                token = -token
-                if spawner._flush_handle is not None and not loop._debug:
-                    loop._ready.append(spawner._flush_handle)
-                else:
-                    loop.call_soon(spawner._flush)
-            if spawner._plain_futures:
-                future = _Future(loop=loop)
-            else:
-                future = loop.create_future()
-            spawner._pending[token] = future
+            token, future = spawner.queued(loop, token)
             try:
                 return await future
             except BaseException:
