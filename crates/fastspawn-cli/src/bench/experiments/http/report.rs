@@ -659,13 +659,12 @@ mod tests {
     /// CPU model explains the measurement.
     #[test]
     fn limit_lines_bound_node_by_the_stream_control() {
-        let ms = |busy: f64, floor: f64| limit_cells(busy, floor);
-        let l = limit(&ms(0.99, 400.0), "echo").unwrap();
+        let l = limit(&limit_cells(0.99, 400.0), "echo").unwrap();
         assert!((l.measured - 0.75).abs() < 1e-9);
         assert!((l.model - 1300.0 / 1700.0).abs() < 1e-3, "{l:?}");
         assert!((l.bound - 1300.0 / 1500.0).abs() < 1e-3, "{l:?}");
         assert!(l.out_of_reach());
-        let line = goals(&ms(0.99, 400.0))
+        let line = goals(&limit_cells(0.99, 400.0))
             .into_iter()
             .find(|g| g.starts_with("node-fastspawn's limit, echo hi"))
             .unwrap();
@@ -673,7 +672,7 @@ mod tests {
         assert!(line.contains("predicts 0.76x"), "{line}");
         assert!(line.contains("at best 0.87x"), "{line}");
         assert!(line.contains("is out of reach"), "{line}");
-        let t = tables(&ms(0.99, 400.0));
+        let t = tables(&limit_cells(0.99, 400.0));
         assert_eq!(t.len(), 2, "the CPU table comes with the split");
         assert_eq!(
             t[1].rows[1],
@@ -689,7 +688,7 @@ mod tests {
             ]
         );
         // A machine busy with other work as much as with the load's.
-        let mut others = ms(0.99, 400.0);
+        let mut others = limit_cells(0.99, 400.0);
         let cpu = others[0].repetitions[0]
             .http
             .as_mut()
@@ -704,18 +703,18 @@ mod tests {
             "{shared:?}"
         );
         // A machine not busy throughout: the CPU does not bound req/s.
-        let idle = limit(&ms(0.80, 400.0), "echo").unwrap();
+        let idle = limit(&limit_cells(0.80, 400.0), "echo").unwrap();
         assert!(!idle.out_of_reach());
         // A cheap control: the bound reaches the goal.
-        let cheap = limit(&ms(0.99, 100.0), "echo").unwrap();
+        let cheap = limit(&limit_cells(0.99, 100.0), "echo").unwrap();
         assert!(cheap.bound > 0.95 && !cheap.out_of_reach(), "{cheap:?}");
         let line = limit_line("echo", &cheap);
         assert!(line.ends_with("not proven out of reach"), "{line}");
         // Without the control there is no limit line.
-        assert!(limit(&ms(0.99, 400.0)[..2], "echo").is_none());
+        assert!(limit(&limit_cells(0.99, 400.0)[..2], "echo").is_none());
         // With the Rust control, what the Rust server pays to spawn and
         // reap (its server CPU less the control's) is added to the floor.
-        let mut with_rust = ms(0.99, 100.0);
+        let mut with_rust = limit_cells(0.99, 100.0);
         with_rust.push(with_cpu(
             cell("rust-no-spawn-stream", "echo", 9000.0, None),
             80.0,
