@@ -36,7 +36,7 @@ def counted_init(self, loop):
         drains[0] += 1
         self._drain(loop)
 
-    loop.add_reader(self._spawner.fileno(), counted_drain)
+    self._watch(loop, counted_drain)
 
 
 fa._LoopSpawner.__init__ = counted_init

@@ -665,7 +665,8 @@ fn resolve_spawn(
         Ok(child) => child,
         Err(err) => {
             let err = names.error(py, err).into_value(py);
-            return settle(&future, intern!(py, "set_exception"), err, || ());
+            settle(&future, intern!(py, "set_exception"), err)?;
+            return Ok(());
         }
     };
     let shared = Child::shared(Arc::clone(&child));
@@ -679,11 +680,7 @@ fn resolve_spawn(
     p.setattr(intern!(py, "returncode"), code)?;
     // Resolved before it is watched: a future cancelled but not yet taken
     // out of `pending` (its task has not run since) refuses the result.
-    let mut refused = false;
-    settle(&future, intern!(py, "set_result"), p.clone(), || {
-        refused = true
-    })?;
-    if refused {
+    if !settle(&future, intern!(py, "set_result"), p.clone())? {
         drop(p);
         py.detach(|| discard(&child));
         return Ok(());
@@ -701,23 +698,21 @@ fn resolve_spawn(
 }
 
 /// Calls `future.<method>(value)` (`set_result` or `set_exception`)
-/// without asking `done()` first: a cancelled future refuses it, which
-/// calls `refused` (and is no error here); any other error is returned.
+/// without asking `done()` first: `Ok(false)` when the future was
+/// cancelled and refused it (no error here); any other error is returned.
 fn settle<'py>(
     future: &Bound<'py, PyAny>,
     method: &Bound<'py, pyo3::types::PyString>,
     value: impl IntoPyObject<'py>,
-    refused: impl FnOnce(),
-) -> PyResult<()> {
+) -> PyResult<bool> {
     match future.call_method1(method, (value,)) {
-        Ok(_) => Ok(()),
+        Ok(_) => Ok(true),
         Err(err) => {
             if future
                 .call_method0(intern!(future.py(), "cancelled"))?
                 .is_truthy()?
             {
-                refused();
-                Ok(())
+                Ok(false)
             } else {
                 Err(err)
             }

@@ -94,10 +94,21 @@ class _LoopSpawner:
         # arguments: no frame of ours. (The loop, not this object, holds
         # them: this object is the value of a WeakKeyDictionary keyed by
         # the loop, so it must not refer to the loop.)
+        self._watch(loop, self._spawner.drain, self._pending, self._processes, Process, loop)
+
+    def _watch(self, loop, callback, *args):
+        """Makes ``callback(*args)`` the loop's reader of the eventfd (the
+        extension's drain, or, in tests and tools, a callback that calls
+        ``_drain``). On asyncio's epoll loops the eventfd is watched
+        edge-triggered and the drain makes no syscall; elsewhere the drain
+        reads it. Whoever registers the reader goes through here, so the
+        drain's reading always matches the registration: a fresh
+        ``add_reader`` of its own (after ``remove_reader``) would watch it
+        level-triggered while the drain no longer reads it, and the loop
+        would call it without end."""
         fd = self._spawner.fileno()
-        loop.add_reader(fd, self._spawner.drain, self._pending, self._processes, Process, loop)
-        # On asyncio's epoll loops the eventfd is watched edge-triggered: the
-        # drain then makes no syscall (see Spawner.edge_triggered).
+        loop.add_reader(fd, callback, *args)
+        edge = False
         selector = getattr(loop, "_selector", None)
         if isinstance(selector, selectors.EpollSelector):
             try:
@@ -105,7 +116,8 @@ class _LoopSpawner:
             except (AttributeError, OSError):
                 pass
             else:
-                self._spawner.edge_triggered(True)
+                edge = True
+        self._spawner.edge_triggered(edge)
 
     # A submitted request waits in the extension for _flush, a callback of
     # its own (call_soon, once per batch), which hands it to the spawner
