@@ -7,12 +7,11 @@
 //   node baseline.mjs --port 8001 --workload cat --spawn-module ../../../bindings/node
 
 import http from "node:http";
-import { config, eventLoop, listening, spawnModule, statsRoute } from "./common.mjs";
+import { config, thisLoopStats, listening, spawnModule, statsRoute } from "./common.mjs";
 
 const cfg = config();
 const { spawn } = spawnModule(cfg);
-const loop = eventLoop();
-const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+const stats = thisLoopStats();
 
 http
   .createServer((req, res) => {

@@ -6,11 +6,10 @@
 
 import { fork } from "node:child_process";
 import http from "node:http";
-import { config, eventLoop, listening, statsRoute } from "./common.mjs";
+import { config, thisLoopStats, listening, statsRoute } from "./common.mjs";
 
 const cfg = config();
-const loop = eventLoop();
-const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+const stats = thisLoopStats();
 
 let nextId = 0;
 const pending = new Map();

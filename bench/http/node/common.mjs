@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Readable } from "node:stream";
 
 const require = createRequire(import.meta.url);
 
@@ -92,6 +93,30 @@ export function eventLoop() {
       };
     },
   };
+}
+
+/** The stats of a server with one event loop (this thread's), for
+ * statsRoute: starts monitoring it. */
+export function thisLoopStats() {
+  const loop = eventLoop();
+  return { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+}
+
+// The plainest stream.Readable: its data is pushed by its owner, so
+// _read() does nothing; default options, so 'end' and then 'close' come as
+// from Node's child.stdout.
+class FinishedOutput extends Readable {
+  _read() {}
+}
+
+/** A child's stdout that already holds everything the child wrote: a
+ * FinishedOutput holding `body` (a Buffer, or null for no output) and
+ * ended (see no-spawn-readable.mjs). */
+export function finishedOutput(body) {
+  const out = new FinishedOutput();
+  if (body !== null) out.push(body);
+  out.push(null);
+  return out;
 }
 
 /** The stats document: one entry per monitored event loop. */

@@ -10,11 +10,12 @@
 //   async iteration and Readable.prototype methods on it: a drop-in must
 //   hand out a stream.Readable (an object with only a `pipe` method that
 //   writes the bytes would break all but this one server).
-// - The Readable here is the plainest Node allows: a subclass whose
-//   _read() does nothing (its data is pushed by the owner, as a native
-//   reader thread would), default options (Node's child.stdout emits 'end'
-//   and then 'close', so autoDestroy and emitClose stay on), no file
-//   descriptor, no libuv handle, no read syscall.
+// - The Readable (common.mjs's finishedOutput) is the plainest Node
+//   allows: a subclass whose _read() does nothing (its data is pushed by
+//   the owner, as a native reader thread would), default options (Node's
+//   child.stdout emits 'end' and then 'close', so autoDestroy and
+//   emitClose stay on), no file descriptor, no libuv handle, no read
+//   syscall.
 // - The whole output is pushed as one Buffer followed by the end (push(null))
 //   in the same tick: a real stdout gets at least one chunk and the end from
 //   the child, and usually more (a pipe holds 64 KiB). The Buffer is the same
@@ -26,23 +27,16 @@
 //   node no-spawn-readable.mjs --port 8001 --workload echo
 
 import http from "node:http";
-import { Readable } from "node:stream";
 import { execFileSync } from "node:child_process";
-import { config, eventLoop, listening, statsRoute } from "./common.mjs";
+import { config, finishedOutput, listening, statsRoute, thisLoopStats } from "./common.mjs";
 
 const cfg = config();
 // The body, made once by running the workload's command at start-up.
 const body = execFileSync(cfg.file, cfg.args);
-const loop = eventLoop();
-const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+const stats = thisLoopStats();
 // NO_SPAWN_DEFER=1: each answer in a later turn of the loop (setImmediate),
 // as a spawning server's must be (bindings/node/bench/http-ab.js).
 const defer = process.env.NO_SPAWN_DEFER === "1";
-
-/** A child's stdout that already holds everything the child wrote. */
-class FinishedOutput extends Readable {
-  _read() {}
-}
 
 http
   .createServer((req, res) => {
@@ -53,8 +47,5 @@ http
   .listen(cfg.port, "127.0.0.1", () => listening("no-spawn-readable", cfg));
 
 function answer(res) {
-  const stdout = new FinishedOutput();
-  stdout.push(body);
-  stdout.push(null);
-  stdout.pipe(res);
+  finishedOutput(body).pipe(res);
 }

@@ -13,15 +13,14 @@ import net from "node:net";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { config, eventLoop, listening, statsRoute } from "./common.mjs";
+import { config, thisLoopStats, listening, statsRoute } from "./common.mjs";
 
 const cfg = config();
 // The fastspawn addon makes the socketpairs (finishedOutputFd).
 const { addon } = createRequire(import.meta.url)(path.join(path.resolve(cfg.spawnModule), "lib", "native.js"));
 // The body, made once by running the workload's command at start-up.
 const body = execFileSync(cfg.file, cfg.args);
-const loop = eventLoop();
-const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+const stats = thisLoopStats();
 
 http
   .createServer((req, res) => {

@@ -7,13 +7,12 @@
 
 import http from "node:http";
 import { execFileSync } from "node:child_process";
-import { config, eventLoop, listening, statsRoute } from "./common.mjs";
+import { config, thisLoopStats, listening, statsRoute } from "./common.mjs";
 
 const cfg = config();
 // The body, made once by running the workload's command at start-up.
 const body = execFileSync(cfg.file, cfg.args);
-const loop = eventLoop();
-const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+const stats = thisLoopStats();
 
 http
   .createServer((req, res) => {

@@ -4,11 +4,10 @@
 
 import http from "node:http";
 import { Worker } from "node:worker_threads";
-import { config, eventLoop, listening, statsRoute } from "./common.mjs";
+import { config, thisLoopStats, listening, statsRoute } from "./common.mjs";
 
 const cfg = config();
-const loop = eventLoop();
-const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+const stats = thisLoopStats();
 
 let nextId = 0;
 const pending = new Map();

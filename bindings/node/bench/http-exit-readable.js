@@ -29,19 +29,17 @@
 const http = require("node:http");
 const fs = require("node:fs");
 const path = require("node:path");
-const { Readable } = require("node:stream");
 const { spawn } = require("..");
 const { batchCount } = require("../lib/native");
 
 async function main() {
   // The HTTP benchmark's configuration and /__stats (bench/http/node).
-  const { config, eventLoop, listening, statsRoute } = await import(
+  const { config, finishedOutput, listening, statsRoute, thisLoopStats } = await import(
     path.join(__dirname, "../../../bench/http/node/common.mjs")
   );
   const cfg = config();
   const options = process.env.EXIT_READABLE_STDIO === "ignore" ? { stdio: ["ignore", "pipe", "ignore"] } : {};
-  const loop = eventLoop();
-  const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+  const stats = thisLoopStats();
   // On SIGTERM: how many requests were answered in how many of the
   // addon's event batches (the JS thread's wake-ups for the children).
   let served = 0;
@@ -55,18 +53,10 @@ async function main() {
       served++;
       const child = spawn(cfg.file, cfg.args, options);
       child.on("exit", () => {
-        const out = new ExitOutput();
-        const data = readToEnd(child._fd1);
-        if (data !== null) out.push(data);
-        out.push(null);
-        out.pipe(res);
+        finishedOutput(readToEnd(child._fd1)).pipe(res);
       });
     })
     .listen(cfg.port, "127.0.0.1", () => listening("exit-readable", cfg));
-}
-
-class ExitOutput extends Readable {
-  _read() {}
 }
 
 const scratch = Buffer.allocUnsafe(256 * 1024);

@@ -21,31 +21,20 @@
 const http = require("node:http");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
-const { Readable } = require("node:stream");
 const { pingSpawn } = require("../lib/native");
-
-class Output extends Readable {
-  _read() {}
-}
 
 async function main() {
   // The HTTP benchmark's configuration and /__stats (bench/http/node).
-  const { config, eventLoop, listening, statsRoute } = await import(
+  const { config, finishedOutput, listening, statsRoute, thisLoopStats } = await import(
     path.join(__dirname, "../../../bench/http/node/common.mjs")
   );
   const cfg = config();
   const body = execFileSync(cfg.file, cfg.args);
-  const loop = eventLoop();
-  const stats = { collect: () => [loop.snapshot()], reset: () => loop.reset() };
+  const stats = thisLoopStats();
   http
     .createServer((req, res) => {
       if (statsRoute(req, res, stats)) return;
-      pingSpawn(cfg.file, 2).then(() => {
-        const out = new Output();
-        out.push(body);
-        out.push(null);
-        out.pipe(res);
-      });
+      pingSpawn(cfg.file, 2).then(() => finishedOutput(body).pipe(res));
     })
     .listen(cfg.port, "127.0.0.1", () => listening("ping-readable", cfg));
 }

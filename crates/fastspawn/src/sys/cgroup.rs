@@ -194,7 +194,8 @@ pub(crate) fn common_ancestor(a: &Path, b: &Path) -> PathBuf {
 /// Reads an open interface file from its start. cgroupfs makes a file's
 /// whole text at once and hands out as much as the buffer takes, so a read
 /// that leaves room in the buffer has reached the end: no second `pread`
-/// to see 0 (this is read twice per contained spawn).
+/// to see 0. (The two files read after each contained spawn+wait go
+/// through [`read_small`], which falls back to this for a longer text.)
 pub(crate) fn read_fd(fd: BorrowedFd<'_>) -> io::Result<String> {
     let mut buf = vec![0u8; 4096];
     let mut len = 0;
