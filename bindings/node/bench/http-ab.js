@@ -73,11 +73,15 @@ function command(side, port) {
 const expected = opts.workload === "echo" ? Buffer.from("hi\n") : fs.readFileSync(mainC);
 const tick = 1e9 / 100; // ns per clock tick (USER_HZ)
 
-function procCpu(pid) {
-  const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+// A /proc stat line's CPU (ns): its own (utime + stime) and its reaped
+// children's (cutime + cstime), fields 14-17 (1-based), 12-15 after the name.
+function statCpu(text) {
   const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
-  // utime stime cutime cstime are fields 14-17 (1-based), 12-15 here.
   return { own: (f[11] + f[12]) * tick, children: (f[13] + f[14]) * tick };
+}
+
+function procCpu(pid) {
+  return statCpu(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
 }
 
 // CPU (ns) of each thread name of process `pid`.
@@ -91,8 +95,7 @@ function threadCpu(pid) {
       continue;
     }
     const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")).replace(/^fastspawn-\d+$/, "fastspawn-N");
-    const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
-    by[name] = (by[name] ?? 0) + (f[11] + f[12]) * tick;
+    by[name] = (by[name] ?? 0) + statCpu(text).own;
   }
   // The main thread's voluntary context switches (its sleeps), as "sleeps"
   // (a count, scaled so that the per-request figure below is a count too).
