@@ -1,6 +1,7 @@
 'use strict';
 // What the measuring scripts of this directory share: their command-line
-// options, where the benchmark's peers are, and two order statistics.
+// options, where the benchmark's peers are, two order statistics and the
+// numbers of the addon's trace steps.
 
 const path = require('node:path');
 
@@ -26,7 +27,18 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
+// The native steps `addon.traceTake()` reports (src/trace.rs, `Step`).
+const STEP = {
+  POOL_START: 1,
+  BUILT: 2,
+  SPAWNED: 3,
+  WAITER_WOKE: 4,
+  EXIT_POSTED: 5,
+  DELIVERED: 6,
+};
+
 module.exports = {
+  STEP,
   arg,
   median,
   percentile,

@@ -23,7 +23,7 @@ const nodeCp = require('node:child_process');
 const fastspawn = require('..');
 const { addon } = require('../lib/native');
 
-const { arg, NOOP, C_PEER, median } = require('./args');
+const { STEP, arg, NOOP, C_PEER, median } = require('./args');
 const N = arg('n', 500);
 const ROUNDS = arg('rounds', 3);
 const STDIOS = arg('stdio', 'ignore,pipe').split(',');
@@ -34,13 +34,7 @@ const LINGERS = String(arg('linger', '')).split(',').filter((x) => x !== '').map
 // setPoolSpin in src/lib.rs).
 const SPINS = String(arg('spin', '')).split(',').filter((x) => x !== '').map(Number);
 
-// Native steps (src/trace.rs).
-const POOL_START = 1;
-const BUILT = 2;
-const SPAWNED = 3;
-const WAITER_WOKE = 4;
-const EXIT_POSTED = 5;
-const DELIVERED = 6;
+const { POOL_START, BUILT, SPAWNED, WAITER_WOKE, EXIT_POSTED, DELIVERED } = STEP;
 
 function cClone(n) {
   const out = nodeCp.execFileSync(C_PEER, ['--runner', 'c-clone', '--mode', 'wait', '--n', String(n), '--warmup', '20', '--', NOOP], {

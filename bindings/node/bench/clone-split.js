@@ -23,14 +23,13 @@
 
 const fastspawn = require('..');
 const { addon, pingSpawn } = require('../lib/native');
-const { arg, median, NOOP } = require('./args');
+const { STEP, arg, median, NOOP } = require('./args');
 
 const N = arg('n', 300);
 const ROUNDS = arg('rounds', 7);
 const BUSY = arg('busy', 150);
 
-const BUILT = 2;
-const SPAWNED = 3;
+const { BUILT, SPAWNED } = STEP;
 
 function spin(us) {
   const end = process.hrtime.bigint() + BigInt(Math.round(us * 1000));
