@@ -8,6 +8,11 @@ older copy of the package installed under another name (a directory
 loads beside the new one.
 
   python bench/loop_cpu_ab.py ROUNDS M fastspawn_base,fastspawn[,asyncio] [K] -- CHILD
+
+A name ``PKG:defer`` or ``PKG:wake`` is PKG's ``asyncio`` with the
+extension's ``set_defer_spawn_wake`` on or off for its rounds (Session
+12), in this script and those that share its arguments (``cpu_split.py``,
+``hold_ab.py``, ``switches.py``).
 """
 
 import asyncio
@@ -36,11 +41,38 @@ def parse_args(argv):
     argv = argv[: argv.index("--")] if "--" in argv else argv
     rounds, n, names = int(argv[0]), int(argv[1]), argv[2].split(",")
     k = int(argv[3]) if len(argv) > 3 else 16
-    impls = {
-        name: asyncio if name == "asyncio" else importlib.import_module(name + ".asyncio")
-        for name in names
-    }
+    impls = {name: api(name) for name in names}
     return rounds, n, k, child, impls
+
+
+def api(name):
+    """``asyncio``; a package with fastspawn's layout (its ``asyncio``
+    module); or ``PKG:defer`` / ``PKG:wake``, that package's with the
+    extension's ``set_defer_spawn_wake`` on / off for its spawns."""
+    if name == "asyncio":
+        return asyncio
+    package, _, mode = name.partition(":")
+    module = importlib.import_module(package + ".asyncio")
+    if not mode:
+        return module
+    if mode not in ("defer", "wake"):
+        raise SystemExit(f"{name}: the mode after ':' is defer or wake")
+    return Switched(module, mode == "defer")
+
+
+class Switched:
+    """A fastspawn package's ``asyncio`` module with
+    ``set_defer_spawn_wake(on)`` set at each spawn call (a swap of a
+    global flag; both sides of an A/B pay it), so APIs of one package with
+    the switch on and off can be interleaved in one process."""
+
+    def __init__(self, module, on):
+        self._module, self._on = module, on
+        self._set = module._fastspawn.set_defer_spawn_wake
+
+    def create_subprocess_exec(self, *args, **kwds):
+        self._set(self._on)
+        return self._module.create_subprocess_exec(*args, **kwds)
 
 
 def interleaved(rounds, n, impls, measure):

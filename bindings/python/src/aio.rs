@@ -61,17 +61,48 @@ struct Queue {
     exits: Vec<(u64, i32)>,
     /// Tokens whose caller gave up before the spawn finished.
     cancelled: HashSet<u64>,
+    /// The eventfd was written since the last `drain` took the queue: a
+    /// push needs no write of its own (see `Queue::should_wake`).
+    woken: bool,
 }
 
 struct Shared {
-    /// Written by a push on an empty queue; read by `drain`.
+    /// Written by the push that `Queue::should_wake` chooses (by default
+    /// the one that finds the queue empty); read by `drain`.
     eventfd: OwnedFd,
     queue: Mutex<Queue>,
+    /// This loop's spawn jobs handed to the pool that have not pushed their
+    /// spawn or given it up: incremented by `hand_over`, decremented under
+    /// the queue's lock (so of the jobs ending together exactly one sees
+    /// the count reach 0).
+    in_flight: AtomicUsize,
 }
 
 impl Queue {
     fn is_empty(&self) -> bool {
         self.done.is_empty() && self.exits.is_empty()
+    }
+
+    /// Whether the caller, having just queued something (or ended a job),
+    /// must write the eventfd: not if it was written since the last take
+    /// (so, by default, only the push that finds the queue empty writes).
+    /// With [`set_defer_spawn_wake`] on (a benchmark's switch, off by
+    /// default), not either for a running child's spawn (`urgent` false)
+    /// while `in_flight` (this loop's spawn jobs still in flight, counted
+    /// after the caller's own ended) is not 0: that job's push, or the
+    /// waiter's push of any exit, wakes the loop, whose `drain` then takes
+    /// this spawn too (with its exit, if it has come by then). So every
+    /// queued item is followed by a wake-up: the last job in flight, a
+    /// failed or lingered spawn and every exit wake.
+    fn should_wake(&mut self, urgent: bool, in_flight: usize) -> bool {
+        if self.woken
+            || self.is_empty()
+            || (!urgent && in_flight > 0 && DEFER_SPAWN_WAKE.load(Ordering::Relaxed))
+        {
+            return false;
+        }
+        self.woken = true;
+        true
     }
 }
 
@@ -84,9 +115,22 @@ impl Shared {
     fn push_exit(&self, token: u64, status: i32) {
         let wake = {
             let mut queue = self.lock();
-            let wake = queue.is_empty();
             queue.exits.push((token, status));
-            wake
+            queue.should_wake(true, 0)
+        };
+        if wake {
+            self.wake();
+        }
+    }
+
+    /// Ends one job of this loop that pushed nothing (a cancelled spawn):
+    /// if it was the last in flight, what the others queued unwoken is
+    /// woken for now.
+    fn job_ended(&self) {
+        let wake = {
+            let mut queue = self.lock();
+            let in_flight = self.in_flight.fetch_sub(1, Ordering::AcqRel) - 1;
+            queue.should_wake(false, in_flight)
         };
         if wake {
             self.wake();
@@ -94,7 +138,7 @@ impl Shared {
     }
 
     /// Wakes the loop: called, after the queue's lock is released, by the
-    /// push that found the queue empty (no syscall runs under that lock,
+    /// push that `should_wake` chose (no syscall runs under that lock,
     /// which the loop's `drain`, the spawner threads and the waiter all
     /// take). A `drain` that took the queue between that push and this
     /// write finds an empty queue when the write wakes it again.
@@ -273,6 +317,33 @@ impl Waiter {
             let _ = epoll::delete(&self.epoll, crate::sys::borrow_pidfd(pidfd));
         }
         watched.shared.push_exit(watched.token, status);
+    }
+}
+
+/// Whether a running child's spawn may wait for the loop's next wake-up
+/// (see `Queue::should_wake`); off by default.
+static DEFER_SPAWN_WAKE: AtomicBool = AtomicBool::new(false);
+
+/// Sets whether a spawner thread skips waking the loop for a running
+/// child's spawn while another spawn job of that loop is in flight (the
+/// loop then learns of it at its next wake-up: any exit, a failed or
+/// lingered spawn, or the last job in flight); returns the previous
+/// setting. Off by default: a benchmark's switch (`bench/`'s `PKG:defer`
+/// names), measured in the README's Session 12.
+#[pyfunction]
+pub fn set_defer_spawn_wake(on: bool) -> bool {
+    DEFER_SPAWN_WAKE.swap(on, Ordering::Relaxed)
+}
+
+/// Ends a spawn job that did not push its spawn (cancelled, or dropped
+/// without running): see `Shared::job_ended`.
+struct JobEnd(Option<Arc<Shared>>);
+
+impl Drop for JobEnd {
+    fn drop(&mut self) {
+        if let Some(shared) = self.0.take() {
+            shared.job_ended();
+        }
     }
 }
 
@@ -465,6 +536,7 @@ impl Spawner {
             shared: Arc::new(Shared {
                 eventfd,
                 queue: Mutex::new(Queue::default()),
+                in_flight: AtomicUsize::new(0),
             }),
             waiter: Waiter::get()?,
             pending: Mutex::new(Vec::new()),
@@ -585,6 +657,7 @@ impl Spawner {
         }
         let (done, exits) = {
             let mut queue = self.shared.lock();
+            queue.woken = false;
             (
                 std::mem::take(&mut queue.done),
                 std::mem::take(&mut queue.exits),
@@ -790,8 +863,11 @@ impl Spawner {
         // its signal when the process exits, not when some thread does.
         QUEUED.fetch_add(1, Ordering::Relaxed);
         let unfinished = Unfinished::new();
+        shared.in_flight.fetch_add(1, Ordering::AcqRel);
+        let ending = JobEnd(Some(Arc::clone(&shared)));
         pool.run(move || {
             let _unfinished = unfinished;
+            let mut ending = ending;
             QUEUED.fetch_sub(1, Ordering::Relaxed);
             let mut cmd = match cmd {
                 Cmd::Built(cmd) => *cmd,
@@ -817,9 +893,12 @@ impl Spawner {
                     if let Ok(child) = result {
                         discard(&child);
                     }
-                    return;
+                    return; // `ending` ends the job
                 }
-                let wake = queue.is_empty();
+                ending.0 = None;
+                let in_flight = shared.in_flight.fetch_sub(1, Ordering::AcqRel) - 1;
+                // A running child's spawn can wait for the next wake-up.
+                let urgent = watch.is_none();
                 queue.done.push(Finished {
                     token,
                     result,
@@ -830,7 +909,7 @@ impl Spawner {
                 if let Some(status) = exited {
                     queue.exits.push((token, status));
                 }
-                wake
+                queue.should_wake(urgent, in_flight)
             };
             // The eventfd's write and the epoll's add after the queue's
             // lock is released (see `Shared::wake`).

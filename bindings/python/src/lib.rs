@@ -31,5 +31,6 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aio::unfinished_spawns, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_pool_spin, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_spawner_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(aio::set_defer_spawn_wake, m)?)?;
     Ok(())
 }
