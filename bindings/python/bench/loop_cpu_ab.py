@@ -9,10 +9,10 @@ loads beside the new one.
 
   python bench/loop_cpu_ab.py ROUNDS M fastspawn_base,fastspawn[,asyncio] [K] -- CHILD
 
-A name ``PKG:defer`` or ``PKG:wake`` is PKG's ``asyncio`` with the
-extension's ``set_defer_spawn_wake`` on or off for its rounds (Session
-12), in this script and those that share its arguments (``cpu_split.py``,
-``hold_ab.py``, ``switches.py``).
+A name ``PKG:wake``, ``PKG:defer`` or ``PKG:defer=US`` is PKG's
+``asyncio`` with the extension's ``set_defer_spawn_wake`` at 0 (off), 200
+or US µs for its rounds (Session 12), in this script and those that share
+its arguments (``cpu_split.py``, ``hold_ab.py``, ``switches.py``).
 """
 
 import asyncio
@@ -47,31 +47,36 @@ def parse_args(argv):
 
 def api(name):
     """``asyncio``; a package with fastspawn's layout (its ``asyncio``
-    module); or ``PKG:defer`` / ``PKG:wake``, that package's with the
-    extension's ``set_defer_spawn_wake`` on / off for its spawns."""
+    module); or ``PKG:wake``, ``PKG:defer`` or ``PKG:defer=US``, that
+    package's with the extension's ``set_defer_spawn_wake`` at 0 (off),
+    200 or US µs for its spawns."""
     if name == "asyncio":
         return asyncio
     package, _, mode = name.partition(":")
     module = importlib.import_module(package + ".asyncio")
     if not mode:
         return module
-    if mode not in ("defer", "wake"):
-        raise SystemExit(f"{name}: the mode after ':' is defer or wake")
-    return Switched(module, mode == "defer")
+    if mode == "wake":
+        return Switched(module, 0)
+    if mode == "defer":
+        return Switched(module, 200)
+    if mode.startswith("defer=") and mode[6:].isdigit():
+        return Switched(module, int(mode[6:]))
+    raise SystemExit(f"{name}: the mode after ':' is wake, defer or defer=US")
 
 
 class Switched:
     """A fastspawn package's ``asyncio`` module with
-    ``set_defer_spawn_wake(on)`` set at each spawn call (a swap of a
-    global flag; both sides of an A/B pay it), so APIs of one package with
-    the switch on and off can be interleaved in one process."""
+    ``set_defer_spawn_wake(us)`` set at each spawn call (a swap of a global
+    value; both sides of an A/B pay it), so APIs of one package with the
+    switch at different values can be interleaved in one process."""
 
-    def __init__(self, module, on):
-        self._module, self._on = module, on
+    def __init__(self, module, us):
+        self._module, self._us = module, us
         self._set = module._fastspawn.set_defer_spawn_wake
 
     def create_subprocess_exec(self, *args, **kwds):
-        self._set(self._on)
+        self._set(self._us)
         return self._module.create_subprocess_exec(*args, **kwds)
 
 

@@ -64,6 +64,8 @@ struct Queue {
     /// The eventfd was written since the last `drain` took the queue: a
     /// push needs no write of its own (see `Queue::should_wake`).
     woken: bool,
+    /// When the oldest spawn queued without a write since then was queued.
+    deferred_since: Option<std::time::Instant>,
 }
 
 struct Shared {
@@ -86,22 +88,30 @@ impl Queue {
     /// Whether the caller, having just queued something (or ended a job),
     /// must write the eventfd: not if it was written since the last take
     /// (so, by default, only the push that finds the queue empty writes).
-    /// With [`set_defer_spawn_wake`] on (a benchmark's switch, off by
-    /// default), not either for a running child's spawn (`urgent` false)
-    /// while `in_flight` (this loop's spawn jobs still in flight, counted
-    /// after the caller's own ended) is not 0: that job's push, or the
-    /// waiter's push of any exit, wakes the loop, whose `drain` then takes
-    /// this spawn too (with its exit, if it has come by then). So every
-    /// queued item is followed by a wake-up: the last job in flight, a
-    /// failed or lingered spawn and every exit wake.
+    /// With [`set_defer_spawn_wake`] on, not either for a running child's
+    /// spawn (`urgent` false) while `in_flight` (this loop's spawn jobs
+    /// still in flight, counted after the caller's own ended) is not 0 and
+    /// the oldest spawn so queued is younger than the switch's bound: that
+    /// job's push, or the waiter's push of any exit, wakes the loop, whose
+    /// `drain` then takes this spawn too (with its exit, if it has come by
+    /// then). So every queued item is followed by a wake-up: the last job
+    /// in flight, a failed or lingered spawn, every exit, and the first
+    /// push past the bound wake.
     fn should_wake(&mut self, urgent: bool, in_flight: usize) -> bool {
-        if self.woken
-            || self.is_empty()
-            || (!urgent && in_flight > 0 && DEFER_SPAWN_WAKE.load(Ordering::Relaxed))
-        {
+        if self.woken || self.is_empty() {
             return false;
         }
+        let bound_us = DEFER_SPAWN_WAKE_US.load(Ordering::Relaxed);
+        if !urgent && in_flight > 0 && bound_us > 0 {
+            let now = std::time::Instant::now();
+            let since = *self.deferred_since.get_or_insert(now);
+            let bound = std::time::Duration::from_micros(u64::from(bound_us));
+            if now.duration_since(since) < bound {
+                return false;
+            }
+        }
         self.woken = true;
+        self.deferred_since = None;
         true
     }
 }
@@ -320,19 +330,21 @@ impl Waiter {
     }
 }
 
-/// Whether a running child's spawn may wait for the loop's next wake-up
-/// (see `Queue::should_wake`); off by default.
-static DEFER_SPAWN_WAKE: AtomicBool = AtomicBool::new(false);
+/// How long (µs) a running child's spawn may wait for the loop's next
+/// wake-up (see `Queue::should_wake`; a push, of any spawn or exit of the
+/// loop, past it wakes the loop); 0, the default: not at all.
+static DEFER_SPAWN_WAKE_US: AtomicU32 = AtomicU32::new(0);
 
-/// Sets whether a spawner thread skips waking the loop for a running
-/// child's spawn while another spawn job of that loop is in flight (the
-/// loop then learns of it at its next wake-up: any exit, a failed or
-/// lingered spawn, or the last job in flight); returns the previous
-/// setting. Off by default: a benchmark's switch (`bench/`'s `PKG:defer`
-/// names), measured in the README's Session 12.
+/// Sets how long (µs, 0: not at all, the default) a spawner thread may
+/// leave the loop unwoken for a running child's spawn while another spawn
+/// job of that loop is in flight (the loop then learns of it at its next
+/// wake-up: any exit, a failed or lingered spawn, the last job in flight,
+/// or a push once such a spawn has waited that long); returns the
+/// previous setting. A benchmark's switch (`bench/`'s `PKG:defer` names),
+/// measured in the README's Session 12.
 #[pyfunction]
-pub fn set_defer_spawn_wake(on: bool) -> bool {
-    DEFER_SPAWN_WAKE.swap(on, Ordering::Relaxed)
+pub fn set_defer_spawn_wake(us: u32) -> u32 {
+    DEFER_SPAWN_WAKE_US.swap(us, Ordering::Relaxed)
 }
 
 /// Ends a spawn job that did not push its spawn (cancelled, or dropped
@@ -658,6 +670,7 @@ impl Spawner {
         let (done, exits) = {
             let mut queue = self.shared.lock();
             queue.woken = false;
+            queue.deferred_since = None;
             (
                 std::mem::take(&mut queue.done),
                 std::mem::take(&mut queue.exits),

@@ -583,17 +583,20 @@ def test_a_short_childs_spawn_and_exit_reach_the_loop_as_with_asyncio(linger_us,
         _fastspawn.set_spawn_linger(previous)
 
 
-@pytest.mark.parametrize("linger_us", [0, 200])
-def test_with_the_deferred_wake_up_every_spawn_and_exit_reach_the_loop(linger_us, no_leaks):
-    # set_defer_spawn_wake(True) (a benchmark's switch): a running child's
-    # spawn is queued without waking the loop while another spawn job of
-    # that loop is in flight. Short children at 32 in flight, some Processes
+@pytest.mark.parametrize("linger_us,bound_us", [(0, 200), (200, 200), (0, 100_000_000)])
+def test_with_the_deferred_wake_up_every_spawn_and_exit_reach_the_loop(
+    linger_us, bound_us, no_leaks
+):
+    # set_defer_spawn_wake(bound_us) (a benchmark's switch): a running
+    # child's spawn is queued without waking the loop while another spawn
+    # job of that loop is in flight, for at most bound_us (a later push
+    # wakes it). Short children at 32 in flight, some Processes
     # dropped before their exit: the same results as asyncio's; then 16
     # children that never exit on their own, spawned at once: every spawn
     # call returns with the child running (only the last job in flight can
     # wake the loop for them; without that wake-up the calls would wait for
     # exits that never come, and wait_for's guard fails the test).
-    previous = _fastspawn.set_defer_spawn_wake(True)
+    previous = _fastspawn.set_defer_spawn_wake(bound_us)
     previous_linger = _fastspawn.set_spawn_linger(linger_us)
     try:
 
