@@ -22,6 +22,8 @@ use std::process::exit;
 
 const USAGE: &str = "usage: fastspawn-probe SUBCOMMAND [ARGS]
   state                     print key=value lines about this process
+  state-to PATH             write them to the file PATH instead (for a
+                            child whose stdout is not a pipe of the test)
   exit N                    exit with code N
   signal SIG                die by signal SIG (a number or a name: TERM, SIGTERM)
   spew OUT_BYTES ERR_BYTES  write that many bytes to stdout and stderr, interleaved
@@ -49,7 +51,8 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
         .map(|s| s.to_string_lossy().into_owned())
         .collect();
     let result = match (sub.as_str(), rest.as_slice()) {
-        ("state", []) => state(&args),
+        ("state", []) => state(&args, None),
+        ("state-to", [path]) => state(&args, Some(path)),
         ("exit", [code]) => exit(parse::<i32>(code, "exit code")),
         ("signal", [sig]) => die_by_signal(parse_signal(sig)),
         ("spew", [out, err]) => spew(parse(out, "byte count"), parse(err, "byte count")),
@@ -322,7 +325,7 @@ fn join<T: ToString>(items: &[T]) -> String {
     items.iter().map(T::to_string).collect::<Vec<_>>().join(",")
 }
 
-fn state(args: &[OsString]) -> io::Result<()> {
+fn state(args: &[OsString], to: Option<&str>) -> io::Result<()> {
     // Read the fds first: nothing else is open yet.
     let fds = open_fds()?;
     let links: Vec<(i32, String)> = fds
@@ -394,5 +397,8 @@ fn state(args: &[OsString]) -> io::Result<()> {
         text.push_str(&value);
         text.push('\n');
     }
-    print(text.as_bytes())
+    match to {
+        Some(path) => std::fs::write(path, text),
+        None => print(text.as_bytes()),
+    }
 }

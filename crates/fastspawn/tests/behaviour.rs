@@ -972,3 +972,92 @@ fn spawn_twice_and_modify(engine: Engine) {
         assert_eq!(child.wait().expect("wait").code(), Some(5));
     }
 }
+
+/// A spawn with the streams inherited, no fd mapped and none of the
+/// credential, rlimit, pdeathsig or cgroup options takes a short path
+/// (`spawn_common` in spawn.rs); setting a stream explicitly, even to
+/// `inherit()`, takes the general one. Both must make the same child: the
+/// same fds (an fd the parent leaves open without close-on-exec is not
+/// inherited by either), signal mask and dispositions (SIGPIPE reset,
+/// which this test process ignores), umask, working directory, process
+/// group and session, with and without the options the short path
+/// passes on.
+#[test]
+fn the_common_spawn_makes_the_child_the_general_path_makes() {
+    let _guard = util::shared();
+    let dir = TempDir::new("common-path");
+    // An fd without close-on-exec: neither path may pass it on.
+    let mut ends = [0; 2];
+    // SAFETY: pipe writes two fds into the array.
+    assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+    let options: [(&str, fn(&mut Command)); 5] = [
+        ("defaults", |_| {}),
+        ("setsid and umask", |c| {
+            c.setsid(true).umask(0o027);
+        }),
+        ("process_group", |c| {
+            c.process_group(0);
+        }),
+        ("signal_mask and cwd", |c| {
+            c.signal_mask(&[libc::SIGUSR1, libc::SIGTERM])
+                .current_dir("/");
+        }),
+        ("restore_sigpipe(false)", |c| {
+            c.restore_sigpipe(false);
+        }),
+    ];
+    for (what, set) in options {
+        let mut states = Vec::new();
+        for general in [false, true] {
+            let file = dir.join(format!("{what}-{general}"));
+            let mut cmd = probe_cmd([OsStr::new("state-to"), file.as_os_str()]);
+            set(&mut cmd);
+            if general {
+                cmd.stdin(Stdio::inherit());
+            }
+            let mut child = cmd.spawn().expect("spawn");
+            assert_eq!(child.engine(), Engine::Clone3, "{what}");
+            assert!(child.wait().expect("wait").success(), "{what}");
+            let state = util::State::parse(&fs::read(&file).expect("the probe's state"));
+            states.push((child.id() as i64, state));
+        }
+        let [(pid_a, a), (pid_b, b)] = <[_; 2]>::try_from(states).expect("two states");
+        assert!(!a.fds().contains(&ends[0]), "{what}: {:?}", a.fds());
+        for key in [
+            "fds",
+            "sigblk",
+            "sigign",
+            "umask",
+            "cwd",
+            "uid",
+            "gid",
+            "groups",
+            "pdeathsig",
+            "argv0",
+            "cgroup",
+            "fdlink_0",
+            "fdlink_1",
+            "fdlink_2",
+        ] {
+            assert_eq!(a.get(key), b.get(key), "{what}: {key}");
+        }
+        // Process group and session: the same relation to the child's pid.
+        for key in ["pgid", "sid"] {
+            assert_eq!(
+                a.num(key) == pid_a,
+                b.num(key) == pid_b,
+                "{what}: {key} {} (pid {pid_a}) against {} (pid {pid_b})",
+                a.num(key),
+                b.num(key)
+            );
+            if a.num(key) != pid_a {
+                assert_eq!(a.num(key), b.num(key), "{what}: {key}");
+            }
+        }
+    }
+    // SAFETY: the two ends made above, closed once.
+    unsafe {
+        libc::close(ends[0]);
+        libc::close(ends[1]);
+    }
+}
