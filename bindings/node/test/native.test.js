@@ -253,6 +253,32 @@ describe('native side', () => {
     assert.deepEqual(addon.traceTake(), []);
   });
 
+  it('with the benchmarks\' coalesced delivery (setEventDelivery), every child\'s events and output are as node:child_process gives them, and a request may take them early (collectEvents)', async () => {
+    const { collectEvents } = require('../lib/native');
+    const run = (impl) =>
+      Promise.all(Array.from({ length: 8 }, (_, i) => outcome(impl.spawn('sh', ['-c', `echo ${i}; echo e${i} >&2; exit ${i}`]))));
+    const expected = await run(nodeCp);
+    // Every record waits up to 20 ms, or until 1,000 wait: the eight
+    // children's events come in one or a few wake-ups.
+    addon.setEventDelivery(20000, 1000);
+    try {
+      assert.deepEqual(await run(fastspawn), expected);
+      // Nothing waits once they closed: a take finds nothing.
+      assert.equal(collectEvents(), false);
+      // One child whose records JS takes itself, as a request would (or
+      // the deadline's wake-up, if it comes first).
+      const child = fastspawn.spawn('sh', ['-c', 'echo x']);
+      const got = outcome(child);
+      let exited = false;
+      child.once('exit', () => (exited = true));
+      while (!exited && !collectEvents()) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(await got, await outcome(nodeCp.spawn('sh', ['-c', 'echo x'])));
+    } finally {
+      addon.setEventDelivery(0, 1);
+    }
+    assert.deepEqual(zombies(), []);
+  });
+
   for (const poll of [false, true]) {
     it(`a child that exits quickly reaches JS in one batch; a longer one gets its spawn after the linger, its pid and kill() during it (${poll ? 'polling' : 'asleep in ppoll'})`, async () => {
       const { batchCount } = require('../lib/native');
