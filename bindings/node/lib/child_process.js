@@ -21,7 +21,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, closeFd, drainFds, hold } = require('./native');
+const { addon, children, closeFd, drainFds, hold, retiredTaken } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -855,6 +855,7 @@ class ChildProcess extends EventEmitter {
       return id;
     }
 
+    retiredTaken();
     this._id = id;
     children.set(id, this);
     // Ref'd (keeping the loop alive) by the native side until its end.

@@ -142,17 +142,28 @@ addon.init(onEvents);
 // their end of stream) are closed off the path from a child's exit to the
 // next spawn: by the spawner thread of this thread's next spawn, after its
 // clone; if no spawn comes first, on the loop's next check phase.
-let retireScheduled = false;
+// The check phase's Immediate while one is scheduled (null otherwise).
+let retireImmediate = null;
 
 function closeRetired() {
-  retireScheduled = false;
+  retireImmediate = null;
   addon.closeRetired();
 }
 
 function retired() {
-  if (retireScheduled) return;
-  retireScheduled = true;
-  setImmediate(closeRetired);
+  if (retireImmediate !== null) return;
+  retireImmediate = setImmediate(closeRetired);
+}
+
+// A spawn was queued (addon.spawn returned an id): its spawner thread took
+// every end given up so far, so the Immediate has nothing left to close.
+// Cleared, the check phase makes no call into JS for it (a sequential
+// 'pipe' child's exit retires its ends, and the next spawn() comes before
+// that check phase).
+function retiredTaken() {
+  if (retireImmediate === null) return;
+  clearImmediate(retireImmediate);
+  retireImmediate = null;
 }
 
 function closeFd(fd) {
@@ -179,6 +190,7 @@ module.exports = {
   ping,
   pingSpawn,
   pingSpawnCallback,
+  retiredTaken,
   batchCount: () => batches,
   // Takes and delivers what waits now, without a wake-up (the benchmarks'
   // floor of a design whose JS thread collects finished spawns when it

@@ -83,6 +83,35 @@ describe('native side', () => {
     assert.equal(addon.liveChildren(), 0);
   });
 
+  it('no fd leaks after 300 sequential piped spawns, each made from the previous one\'s \'close\' listener', async () => {
+    // Each spawn comes before the check phase that would close the ends
+    // the previous child gave up: its spawner thread takes and closes them.
+    // (A first spawn makes the native side's own fds, run alone.)
+    await outcome(fastspawn.spawn('true'));
+    await quiesce();
+    const before = openFds();
+    let peak = 0;
+    await new Promise((resolve, reject) => {
+      let left = 300;
+      const next = () => {
+        const child = fastspawn.spawn('true', [], { stdio: left % 3 === 0 ? 'ignore' : 'pipe' });
+        child.on('error', reject);
+        child.on('close', (code) => {
+          if (code !== 0) reject(new Error(`exit ${code}`));
+          peak = Math.max(peak, openFds().length);
+          if (--left === 0) resolve();
+          else next();
+        });
+      };
+      next();
+    });
+    await quiesce();
+    assert.deepEqual(openFds(), before);
+    // Given-up ends do not pile up while the spawns follow each other.
+    assert.ok(peak <= before.length + 16, `peak ${peak} fds, ${before.length} before`);
+    assert.equal(addon.liveChildren(), 0);
+  });
+
   it('no fd leaks after 500 spawns whose piped outputs nobody touched (drained natively)', async () => {
     await quiesce();
     const before = openFds();
