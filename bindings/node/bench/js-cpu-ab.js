@@ -3,7 +3,7 @@
 // copies of the package's JavaScript alternating process by process (the
 // A/B of a JS-only change). Not a test: it prints numbers.
 //
-//   node bench/js-cpu-ab.js [--n 2000] [--rounds 7] [--stdio pipe,ignore] DIR...
+//   node bench/js-cpu-ab.js [--n 2000] [--rounds 7] [--stdio pipe,ignore,read] DIR...
 //
 // DIR is a package root holding index.js and lib/ (this package: `.`; a
 // base: `git archive HEAD bindings/node/index.js bindings/node/lib
@@ -13,7 +13,9 @@
 // Each round runs every side and stdio in its own Node process, in turn;
 // a process warms up 300 cycles, then reads its main thread's schedstat
 // (ns on CPU, ns waiting to run) and the wall clock around N cycles of
-// `spawn(noop, [], {stdio})` + await 'close'. Printed per side: the
+// `spawn(noop, [], {stdio})` + await 'close' (`read`: `spawn(echo,
+// ['hi'])` with 'pipe', its stdout read to the end with a 'data'
+// listener, the HTTP servers' `echo` workload). Printed per side: the
 // medians over the rounds of µs per cycle (JS thread CPU, wall), and each
 // side's CPU against the first side's in the same round (median of the
 // per-round ratios).
@@ -22,7 +24,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { arg, NOOP, median } = require('./args');
+const { arg, NOOP, PEERS, median } = require('./args');
 
 const N = arg('n', 2000);
 const ROUNDS = arg('rounds', 7);
@@ -30,15 +32,24 @@ const STDIO = arg('stdio', 'pipe,ignore').split(',');
 
 // The child side: one measurement, one JSON line.
 if (process.argv[2] === '--child') {
-  const [, , , root, stdio, n, noop] = process.argv;
+  const [, , , root, stdio, n, noop, echo] = process.argv;
   const { spawn } = require(path.resolve(root));
   const schedstat = () => fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
-  const cycle = () =>
+  const run = () =>
     new Promise((resolve, reject) => {
       const child = spawn(noop, [], { stdio });
       child.on('error', reject);
       child.on('close', resolve);
     });
+  const read = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(echo, ['hi']);
+      const chunks = [];
+      child.stdout.on('data', (chunk) => chunks.push(chunk));
+      child.on('error', reject);
+      child.on('close', () => (Buffer.concat(chunks).toString() === 'hi\n' ? resolve() : reject(new Error('wrong output'))));
+    });
+  const cycle = stdio === 'read' ? read : run;
   (async () => {
     for (let i = 0; i < 300; i++) await cycle();
     const s0 = schedstat();
@@ -67,7 +78,7 @@ console.log(`${new Date().toISOString()} load ${os.loadavg()[0].toFixed(2)}; ${N
 for (let r = 0; r < ROUNDS; r++) {
   for (const stdio of STDIO) {
     for (const side of sides) {
-      const out = execFileSync(process.execPath, [__filename, '--child', side, stdio, String(N), NOOP], { env, encoding: 'utf8' });
+      const out = execFileSync(process.execPath, [__filename, '--child', side, stdio, String(N), NOOP, path.join(PEERS, 'echo')], { env, encoding: 'utf8' });
       results.get(`${side} ${stdio}`).push(JSON.parse(out));
     }
   }
