@@ -83,6 +83,20 @@ class ChildSocket extends net.Socket {
   push(chunk, encoding) {
     return admitPush(this, chunk) ? super.push(chunk, encoding) : false;
   }
+
+  // The end of an output (stdout, stderr) after its end of stream: Node
+  // ends the writable side then (no half-open socket), which shuts the
+  // socket down for writing; the child's side is closed by then (that is
+  // what the end of stream was; only a child that shut its side down for
+  // writing and still read from it would see the difference), and the
+  // request costs a turn of the loop and a callback before 'finish' and
+  // 'close'. Finished at once instead ('finish' on the next tick, as
+  // Node's Writable emits it). Anything else (stdin, an end() before the
+  // end of stream) shuts down as Node does.
+  _final(cb) {
+    if (this[kChild] !== null && this._readableState.ended && this._handle) return cb();
+    return super._final(cb);
+  }
 }
 
 // Bun's net.Socket ignores an `fd` option: there the child's output is read
