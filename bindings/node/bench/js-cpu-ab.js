@@ -8,8 +8,9 @@
 // DIR is a package root holding index.js and lib/ (this package: `.`; a
 // base: `git archive HEAD bindings/node/index.js bindings/node/lib
 // bindings/node/package.json | tar -x -C /tmp/base`, then
-// /tmp/base/bindings/node). Every side loads the addon of this checkout
-// (FASTSPAWN_NODE_ADDON, unless set), so only the JavaScript differs.
+// /tmp/base/bindings/node), or `node` for node:child_process. Every
+// package side loads the addon of this checkout (FASTSPAWN_NODE_ADDON,
+// unless set), so only the JavaScript differs.
 // Each round runs every side and stdio in its own Node process, in turn;
 // a process warms up 300 cycles, then reads its main thread's schedstat
 // (ns on CPU, ns waiting to run) and the wall clock around N cycles of
@@ -33,7 +34,7 @@ const STDIO = arg('stdio', 'pipe,ignore').split(',');
 // The child side: one measurement, one JSON line.
 if (process.argv[2] === '--child') {
   const [, , , root, stdio, n, noop, echo] = process.argv;
-  const { spawn } = require(path.resolve(root));
+  const { spawn } = require(root === 'node' ? 'node:child_process' : path.resolve(root));
   const schedstat = () => fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
   const run = () =>
     new Promise((resolve, reject) => {
