@@ -8,15 +8,29 @@
 // benchmark.
 //
 // With --threads, the server's own CPU is also split by thread name
-// (/proc/PID/task/*/stat: the JS thread is `node` for Node and the Rust
-// server's name for it; fastspawn's spawner threads `fastspawn-N` are
-// summed as `fastspawn-N`; threads that ended during the load are missed).
+// (/proc/PID/task/*/stat, in clock ticks; the same from
+// /proc/PID/task/*/schedstat as "NAME (schedstat)", the scheduler's own
+// count in ns; the JS thread is `node` for Node and the Rust server's name
+// for it; fastspawn's spawner threads `fastspawn-N` are summed as
+// `fastspawn-N`; threads that ended during the load are missed), with the
+// main thread's user and system ticks apart and its voluntary context
+// switches ("sleeps"). With --perf, the main thread is also recorded
+// during the load (`perf record -e cpu-clock`), its time summed by DSO and
+// by symbol (JIT code is "JIT/unknown"). Each side's medians also give the
+// bound: the first side's CPU per request (server, children, hey) over
+// this side's server CPU with the first side's children and hey.
 //
-//   node bench/http-ab.js [--workload echo|cat] [--rounds 5] [--n 5000] [--threads] SIDE...
+//   node bench/http-ab.js [--workload echo|cat] [--rounds 5] [--n 5000] [--threads] [--perf] SIDE...
 //
 // SIDE: node-fastspawn, exit-readable (bench/http-exit-readable.js),
 // exit-readable-ignore (the same with stdin and stderr 'ignore'),
-// ping-readable (bench/http-ping-readable.js), and any side with `+execs`
+// exit-readable:within=5000,count=60,poll (the package's events coalesced:
+// README session 12),
+// ping-readable (bench/http-ping-readable.js), its variants
+// ping-readable:OPT,... (cb, within=US, count=N, poll; README session 12),
+// any side with `@q=N` (hey's 30 workers each limited to N requests/s,
+// `hey -q N`: a control served at a spawning server's rate, so that its
+// JS thread idles between requests as theirs does), and any side with `+execs`
 // (e.g. node-no-spawn-readable+execs): the same while a shell loop runs
 // `/bin/echo hi` without pause beside it (its CPU not counted), to see what
 // other processes' execs cost the server's threads,
@@ -34,12 +48,13 @@ const root = path.resolve(here, "../../..");
 const servers = path.join(root, "bench/http/node");
 const mainC = path.join(root, "bench/http/main.c");
 
-const opts = { workload: "echo", rounds: 5, n: 5000, threads: false };
+const opts = { workload: "echo", rounds: 5, n: 5000, threads: false, perf: false };
 const sides = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const m = /^--(workload|rounds|n)$/.exec(argv[i]);
   if (argv[i] === "--threads") opts.threads = true;
+  else if (argv[i] === "--perf") opts.perf = true;
   else if (m) opts[m[1]] = m[1] === "workload" ? argv[++i] : Number(argv[++i]);
   else sides.push(argv[i]);
 }
@@ -48,6 +63,22 @@ if (sides.length === 0) throw new Error("name the sides, e.g. rust-fastspawn nod
 function command(side, port) {
   const common = ["--port", String(port), "--workload", opts.workload, "--main-c", mainC];
   const node = (script, extra = []) => [process.execPath, [script, ...common, ...extra]];
+  // ping-readable:OPT,OPT... (README session 12): cb (a callback),
+  // within=US and count=N (coalesced answers), poll (each request takes
+  // what waits); see bench/http-ping-readable.js.
+  const variant = /^ping-readable:(.+)$/.exec(side);
+  if (variant) {
+    const env = {};
+    for (const opt of variant[1].split(",")) {
+      const [key, value] = opt.split("=");
+      if (key === "cb") env.PING_CALLBACK = "1";
+      else if (key === "poll") env.PING_POLL = "1";
+      else if (key === "within") env.PING_WITHIN = value;
+      else if (key === "count") env.PING_COUNT = value;
+      else throw new Error(`unknown option ${opt} of side ${side}`);
+    }
+    return [...node(path.join(here, "http-ping-readable.js")), env];
+  }
   switch (side) {
     case "node-fastspawn":
       return node(path.join(servers, "baseline.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
@@ -57,12 +88,19 @@ function command(side, port) {
       return node(path.join(servers, "no-spawn-readable.mjs"));
     case "exit-readable":
       return node(path.join(here, "http-exit-readable.js"));
+    case "exit-readable:within=5000,count=60,poll":
+      return [
+        ...node(path.join(here, "http-exit-readable.js")),
+        { EXIT_READABLE_WITHIN: "5000", EXIT_READABLE_COUNT: "60", EXIT_READABLE_POLL: "1" },
+      ];
     case "exit-readable-ignore":
       return [...node(path.join(here, "http-exit-readable.js")), { EXIT_READABLE_STDIO: "ignore" }];
     case "node-no-spawn-readable-deferred":
       return [...node(path.join(servers, "no-spawn-readable.mjs")), { NO_SPAWN_DEFER: "1" }];
     case "ping-readable":
       return node(path.join(here, "http-ping-readable.js"));
+    case "ping-readable-cb":
+      return [...node(path.join(here, "http-ping-readable.js")), { PING_CALLBACK: "1" }];
     case "rust-fastspawn":
       return [path.join(root, "target/peers/http/rust-http-server"), [...common, "--spawner", "fastspawn"]];
     default:
@@ -96,7 +134,21 @@ function threadCpu(pid) {
     }
     const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")).replace(/^fastspawn-\d+$/, "fastspawn-N");
     by[name] = (by[name] ?? 0) + statCpu(text).own;
+    // The scheduler's own count of the time on a CPU (ns, not ticks).
+    let exact = 0;
+    try {
+      exact = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      continue;
+    }
+    by[`${name} (schedstat)`] = (by[`${name} (schedstat)`] ?? 0) + exact;
   }
+  // The main thread's user and system time apart, as "main user" and
+  // "main system".
+  const main = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+  const mf = main.slice(main.lastIndexOf(")") + 2).split(" ").map(Number);
+  by["main user"] = mf[11] * tick;
+  by["main system"] = mf[12] * tick;
   // The main thread's voluntary context switches (its sleeps), as "sleeps"
   // (a count, scaled so that the per-request figure below is a count too).
   const status = fs.readFileSync(`/proc/${pid}/task/${pid}/status`, "utf8");
@@ -148,8 +200,9 @@ async function listening(port, child) {
 }
 
 // hey's requests/s and its CPU (ns), from bash's `times` of its children.
-function hey(port, n) {
-  const r = spawnSync("bash", ["-c", `hey -c 30 -n ${n} http://127.0.0.1:${port}/; times`], { encoding: "utf8" });
+function hey(port, n, qps = 0) {
+  const rate = qps > 0 ? ` -q ${qps}` : "";
+  const r = spawnSync("bash", ["-c", `hey -c 30${rate} -n ${n} http://127.0.0.1:${port}/; times`], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`hey: ${r.stderr}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)[1]);
   const ok = Number((/\[200\]\s+(\d+) responses/.exec(r.stdout) ?? [0, 0])[1]);
@@ -162,12 +215,49 @@ function hey(port, n) {
   return { rps, ok, cpu: secs(u) + secs(s) };
 }
 
+// With --perf: `perf record -e cpu-clock` of the server's main thread (the
+// JS thread) during the load; its samples by DSO and by symbol, in µs
+// (samples / frequency).
+const PERF_HZ = 4999;
+function startPerf(pid) {
+  const file = path.join(require("node:os").tmpdir(), `http-ab-perf-${process.pid}-${pid}.data`);
+  const proc = spawn("perf", ["record", "-q", "-e", "cpu-clock", "-F", String(PERF_HZ), "-t", String(pid), "-o", file], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  spawnSync("sleep", ["0.2"]);
+  return { proc, file };
+}
+
+async function stopPerf({ proc, file }) {
+  const exited = new Promise((r) => proc.once("exit", r));
+  proc.kill("SIGINT");
+  await exited;
+  const r = spawnSync("perf", ["report", "-i", file, "--stdio", "-q", "-n", "--sort", "dso,sym"], {
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  fs.rmSync(file, { force: true });
+  const bySym = {};
+  const byDso = {};
+  for (const line of r.stdout.split("\n")) {
+    const m = /^\s*[\d.]+%\s+(\d+)\s+(\S+)\s+\[(.)\]\s+(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    const us = (Number(m[1]) / PERF_HZ) * 1e6;
+    const dso = m[2].startsWith("perf-") || m[2] === "[unknown]" ? "JIT/unknown" : m[2];
+    bySym[`${dso} ${m[4]}`] = (bySym[`${dso} ${m[4]}`] ?? 0) + us;
+    byDso[dso] = (byDso[dso] ?? 0) + us;
+  }
+  return { bySym, byDso };
+}
+
 let port = 18700 + (process.pid % 200);
 async function measure(side) {
   port += 1;
-  const [program, args, env = {}] = command(side.replace(/\+execs$/, ""), port);
+  // SIDE@q=N: hey's 30 workers each send at most N requests/s (hey -q).
+  const qps = Number((/@q=(\d+)$/.exec(side) ?? [0, 0])[1]);
+  const [program, args, env = {}] = command(side.replace(/@q=\d+$/, "").replace(/\+execs$/, ""), port);
   const child = spawn(program, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
-  const execs = side.endsWith("+execs")
+  const execs = side.replace(/@q=\d+$/, "").endsWith("+execs")
     ? spawn("bash", ["-c", "while :; do /bin/echo hi >/dev/null; done"], { stdio: "ignore" })
     : null;
   try {
@@ -177,8 +267,10 @@ async function measure(side) {
     const threadsBefore = opts.threads ? threadCpu(child.pid) : null;
     const before = procCpu(child.pid);
     const m0 = machine();
-    const load = hey(port, opts.n);
+    const perf = opts.perf ? startPerf(child.pid) : null;
+    const load = hey(port, opts.n, qps);
     const m1 = machine();
+    const profile = perf ? await stopPerf(perf) : null;
     const after = procCpu(child.pid);
     const threadsAfter = opts.threads ? threadCpu(child.pid) : null;
     await checkBody(port, side, "after the load");
@@ -187,6 +279,8 @@ async function measure(side) {
     const threads = {};
     for (const [name, ns] of Object.entries(threadsAfter ?? {})) threads[name] = per(ns - (threadsBefore[name] ?? 0));
     return {
+      profile,
+      ok: load.ok,
       threads,
       rps: load.rps,
       server: per(after.own - before.own),
@@ -228,6 +322,12 @@ async function main() {
     const rs = results[side];
     const ratios = rs.map((r, i) => r.rps / results[first][i].rps);
     const total = median(rs.map((r) => r.server + r.children + r.hey));
+    // What the first side would do with this side's server CPU and the
+    // first side's children and hey, per round (the CPU model's bound).
+    const bounds = rs.map((r, i) => {
+      const f = results[first][i];
+      return (f.server + f.children + f.hey) / (r.server + f.children + f.hey);
+    });
     const names = [...new Set(rs.flatMap((r) => Object.keys(r.threads)))];
     const split = names
       .map((name) => [name, median(rs.map((r) => r.threads[name] ?? 0))])
@@ -235,9 +335,24 @@ async function main() {
       .sort((a, b) => b[1] - a[1])
       .map(([name, us]) => (name === "sleeps" ? `main thread's sleeps ${us.toFixed(2)}` : `${name} ${us.toFixed(0)}`))
       .join(", ");
+    if (opts.perf) {
+      // Summed over the rounds, per request.
+      const requests = rs.reduce((a, r) => a + r.ok, 0);
+      const sum = (key) => {
+        const by = {};
+        for (const r of rs) for (const [k, us] of Object.entries(r.profile[key])) by[k] = (by[k] ?? 0) + us;
+        return Object.entries(by)
+          .map(([k, us]) => [k, us / requests])
+          .sort((a, b) => b[1] - a[1]);
+      };
+      const dsos = sum("byDso");
+      const total = dsos.reduce((a, [, us]) => a + us, 0);
+      console.log(`  ${side} main thread by perf (µs per request, all rounds): ${total.toFixed(1)} in all; ${dsos.filter(([, us]) => us >= 0.5).map(([k, us]) => `${k} ${us.toFixed(1)}`).join(", ")}`);
+      console.log(`    top symbols: ${sum("bySym").slice(0, 25).map(([k, us]) => `${k} ${us.toFixed(1)}`).join("; ")}`);
+    }
     if (opts.threads) console.log(`  ${side} threads (µs per request, medians): ${split}`);
     console.log(
-      `${side}: ${median(rs.map((r) => r.rps)).toFixed(0)} req/s, vs ${first} per round ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x); server ${median(rs.map((r) => r.server)).toFixed(0)} µs, children ${median(rs.map((r) => r.children)).toFixed(0)} µs, hey ${median(rs.map((r) => r.hey)).toFixed(0)} µs, total ${total.toFixed(0)} µs; busy >= ${(Math.min(...rs.map((r) => r.busy)) * 100).toFixed(0)}%`,
+      `${side}: ${median(rs.map((r) => r.rps)).toFixed(0)} req/s, vs ${first} per round ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x), bound with ${first}'s children and hey ${median(bounds).toFixed(3)}x (${Math.min(...bounds).toFixed(3)}-${Math.max(...bounds).toFixed(3)}x); server ${median(rs.map((r) => r.server)).toFixed(0)} µs, children ${median(rs.map((r) => r.children)).toFixed(0)} µs, hey ${median(rs.map((r) => r.hey)).toFixed(0)} µs, total ${total.toFixed(0)} µs; busy >= ${(Math.min(...rs.map((r) => r.busy)) * 100).toFixed(0)}%`,
     );
   }
 }

@@ -30,7 +30,7 @@ const http = require("node:http");
 const fs = require("node:fs");
 const path = require("node:path");
 const { spawn } = require("..");
-const { batchCount } = require("../lib/native");
+const { addon, batchCount, collectEvents } = require("../lib/native");
 
 async function main() {
   // The HTTP benchmark's configuration and /__stats (bench/http/node).
@@ -40,17 +40,27 @@ async function main() {
   const cfg = config();
   const options = process.env.EXIT_READABLE_STDIO === "ignore" ? { stdio: ["ignore", "pipe", "ignore"] } : {};
   const stats = thisLoopStats();
+  // Session 12's coalesced delivery (a measurement: every event of every
+  // child waits up to EXIT_READABLE_WITHIN µs, or until
+  // EXIT_READABLE_COUNT records wait), and EXIT_READABLE_POLL=1: each
+  // request first takes the records that wait.
+  if (process.env.EXIT_READABLE_WITHIN) {
+    addon.setEventDelivery(Number(process.env.EXIT_READABLE_WITHIN), Number(process.env.EXIT_READABLE_COUNT ?? 1));
+  }
+  const poll = process.env.EXIT_READABLE_POLL === "1";
+  let polled = 0;
   // On SIGTERM: how many requests were answered in how many of the
   // addon's event batches (the JS thread's wake-ups for the children).
   let served = 0;
   process.on("SIGTERM", () => {
-    console.error(`exit-readable: ${served} spawns, ${batchCount()} event batches`);
+    console.error(`exit-readable: ${served} spawns, ${batchCount() - polled} event batches woken, ${polled} taken by requests`);
     process.exit(0);
   });
   http
     .createServer((req, res) => {
       if (statsRoute(req, res, stats)) return;
       served++;
+      if (poll && collectEvents()) polled++;
       const child = spawn(cfg.file, cfg.args, options);
       child.on("exit", () => {
         finishedOutput(readToEnd(child._fd1)).pipe(res);

@@ -21,7 +21,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, closeFd, drainFds, hold } = require('./native');
+const { addon, children, closeFd, drainFds, hold, retiredTaken } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -82,6 +82,20 @@ class ChildSocket extends net.Socket {
 
   push(chunk, encoding) {
     return admitPush(this, chunk) ? super.push(chunk, encoding) : false;
+  }
+
+  // The end of an output (stdout, stderr) after its end of stream: Node
+  // ends the writable side then (no half-open socket), which shuts the
+  // socket down for writing; the child's side is closed by then (that is
+  // what the end of stream was; only a child that shut its side down for
+  // writing and still read from it would see the difference), and the
+  // request costs a turn of the loop and a callback before 'finish' and
+  // 'close'. Finished at once instead ('finish' on the next tick, as
+  // Node's Writable emits it). Anything else (stdin, an end() before the
+  // end of stream) shuts down as Node does.
+  _final(cb) {
+    if (this[kChild] !== null && this._readableState.ended && this._handle) return cb();
+    return super._final(cb);
   }
 }
 
@@ -855,6 +869,7 @@ class ChildProcess extends EventEmitter {
       return id;
     }
 
+    retiredTaken();
     this._id = id;
     children.set(id, this);
     // Ref'd (keeping the loop alive) by the native side until its end.

@@ -61,6 +61,14 @@ function pingSpawn(path, mode = 0) {
   }).finally(() => hold(-1));
 }
 
+// pingSpawn answered by a callback, with no promise and no hold (the
+// caller keeps the loop alive): the benchmarks' split of what the
+// promise costs.
+function pingSpawnCallback(path, mode, callback) {
+  pongs.push(callback);
+  addon.pingSpawn(path, mode);
+}
+
 // Batches received on this thread (for the tests and benchmarks: how
 // many times the native side woke the JS thread).
 let batches = 0;
@@ -134,17 +142,28 @@ addon.init(onEvents);
 // their end of stream) are closed off the path from a child's exit to the
 // next spawn: by the spawner thread of this thread's next spawn, after its
 // clone; if no spawn comes first, on the loop's next check phase.
-let retireScheduled = false;
+// The check phase's Immediate while one is scheduled (null otherwise).
+let retireImmediate = null;
 
 function closeRetired() {
-  retireScheduled = false;
+  retireImmediate = null;
   addon.closeRetired();
 }
 
 function retired() {
-  if (retireScheduled) return;
-  retireScheduled = true;
-  setImmediate(closeRetired);
+  if (retireImmediate !== null) return;
+  retireImmediate = setImmediate(closeRetired);
+}
+
+// A spawn was queued (addon.spawn returned an id): its spawner thread took
+// every end given up so far, so the Immediate has nothing left to close.
+// Cleared, the check phase makes no call into JS for it (a sequential
+// 'pipe' child's exit retires its ends, and the next spawn() comes before
+// that check phase).
+function retiredTaken() {
+  if (retireImmediate === null) return;
+  clearImmediate(retireImmediate);
+  retireImmediate = null;
 }
 
 function closeFd(fd) {
@@ -170,6 +189,17 @@ module.exports = {
   hold,
   ping,
   pingSpawn,
+  pingSpawnCallback,
+  retiredTaken,
   batchCount: () => batches,
+  // Takes and delivers what waits now, without a wake-up (the benchmarks'
+  // floor of a design whose JS thread collects finished spawns when it
+  // runs anyway, with setPingDelivery's coalesced answers).
+  // Returns whether it found any.
+  collectEvents: () => {
+    const before = batches;
+    onEvents();
+    return batches !== before;
+  },
   takeAll,
 };

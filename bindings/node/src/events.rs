@@ -8,7 +8,12 @@
 //! call into JS for a whole batch, and no JS object made per batch (an
 //! `Int32Array` over a new external buffer cost ~6 µs per batch on the JS
 //! thread: `node::Buffer::New`, its prototype change, a weak handle).
+//!
+//! For the benchmarks only, the wake-up can also be held back until
+//! enough records wait or a deadline passes (`post_within`, `set_delivery`;
+//! one coalescer thread keeps the deadlines).
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::Function;
@@ -36,6 +41,9 @@ struct Queue {
     records: Vec<i32>,
     /// A wakeup is on its way and has not drained the queue yet.
     scheduled: bool,
+    /// [`post_within`](Events::post_within) armed the coalescer's deadline
+    /// for this queue and it has not passed yet.
+    armed: bool,
 }
 
 type Tsfn = ThreadsafeFunction<(), (), u32, napi::Status, false, true, 0>;
@@ -45,6 +53,24 @@ pub struct Events {
     queue: Arc<Mutex<Queue>>,
     tsfn: Tsfn,
     on_drain: fn(&[i32]),
+    /// Itself, for the coalescer ([`post_within`](Self::post_within)).
+    me: std::sync::Weak<Events>,
+}
+
+/// The benchmarks' coalesced delivery of every record ([`set_delivery`]):
+/// 0 µs (the default) wakes the JS thread at the first record after it
+/// took the last.
+static DELIVERY_WITHIN_US: AtomicU32 = AtomicU32::new(0);
+static DELIVERY_COUNT: AtomicU32 = AtomicU32::new(1);
+
+/// Makes [`Events::post`] wake the JS thread only once `count` records
+/// wait or `within` µs after the first (as `post_within`), for every
+/// record of every child: a measurement of a design that answers many
+/// exits per wake-up (`setEventDelivery`, README session 12), not a
+/// setting for programs: it delays every event by up to `within`.
+pub fn set_delivery(within: u32, count: u32) {
+    DELIVERY_WITHIN_US.store(within.min(100_000), Ordering::Relaxed);
+    DELIVERY_COUNT.store(count.max(1), Ordering::Relaxed);
 }
 
 impl Events {
@@ -52,7 +78,7 @@ impl Events {
     /// number of records queued when it was called; it takes them with
     /// [`take`](Self::take)). `on_drain` runs there with each batch taken,
     /// before JS reads it.
-    pub fn new(callback: Function<'_, u32, ()>, on_drain: fn(&[i32])) -> napi::Result<Events> {
+    pub fn new(callback: Function<'_, u32, ()>, on_drain: fn(&[i32])) -> napi::Result<Arc<Events>> {
         let queue: Arc<Mutex<Queue>> = Arc::default();
         let queued = Arc::clone(&queue);
         // Weak: it does not keep the event loop alive by itself; the JS
@@ -65,11 +91,12 @@ impl Events {
                 let queue = queued.lock().unwrap_or_else(|e| e.into_inner());
                 Ok(queue.records.len() as u32)
             })?;
-        Ok(Events {
+        Ok(Arc::new_cyclic(|me| Events {
             queue,
             tsfn,
             on_drain,
-        })
+            me: me.clone(),
+        }))
     }
 
     /// Moves every queued record into `out` (on the JS thread) and returns
@@ -101,6 +128,18 @@ impl Events {
     /// Queues one message and wakes the JS thread if it is not already
     /// about to drain the queue.
     pub fn post(&self, kind: Kind, id: u32, a: i32, b: i32) {
+        let within = DELIVERY_WITHIN_US.load(Ordering::Relaxed);
+        if within > 0 {
+            let count = DELIVERY_COUNT.load(Ordering::Relaxed) as usize;
+            return self.post_within(
+                kind,
+                id,
+                a,
+                b,
+                std::time::Duration::from_micros(u64::from(within)),
+                count,
+            );
+        }
         let wake = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             queue
@@ -137,8 +176,116 @@ impl Events {
         }
     }
 
+    /// Queues one message and wakes the JS thread only once `count`
+    /// messages wait or `within` has passed since the first of them was
+    /// queued (the coalescer thread's deadline), unless a wake-up is on
+    /// its way or JS takes them first (`takeEvents` from JS at any time).
+    /// For the benchmarks' floor of a design that answers many exits per
+    /// wake-up (`setPingDelivery`); the package's children use `post`.
+    pub fn post_within(
+        &self,
+        kind: Kind,
+        id: u32,
+        a: i32,
+        b: i32,
+        within: std::time::Duration,
+        count: usize,
+    ) {
+        let (wake, arm) = {
+            let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            queue
+                .records
+                .extend_from_slice(&[kind as i32, id as i32, a, b]);
+            if queue.scheduled {
+                (false, false)
+            } else if queue.records.len() >= 4 * count.max(1) {
+                queue.scheduled = true;
+                (true, false)
+            } else {
+                (false, !std::mem::replace(&mut queue.armed, true))
+            }
+        };
+        if wake {
+            let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
+        }
+        if arm && let Some(me) = self.me.upgrade() {
+            coalescer::arm(me, std::time::Instant::now() + within);
+        }
+    }
+
+    /// The coalescer's deadline for this queue passed: wakes the JS thread
+    /// for what waits, if anything does and no wake-up is on its way.
+    fn deadline(&self) {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner()).armed = false;
+        self.flush();
+    }
+
     /// Whether the channel keeps the event loop alive (call on the JS thread).
     pub fn set_ref(&self, env: &napi::Env, keep_alive: bool) -> napi::Result<()> {
         crate::sys::set_ref(env.raw(), self.tsfn.raw(), keep_alive)
+    }
+}
+
+/// One thread that wakes JS threads at the deadlines armed by
+/// [`Events::post_within`] (for the benchmarks).
+mod coalescer {
+    use std::sync::{Arc, Condvar, Mutex, OnceLock};
+    use std::time::Instant;
+
+    use super::Events;
+
+    struct Deadlines {
+        due: Mutex<Vec<(Instant, Arc<Events>)>>,
+        changed: Condvar,
+    }
+
+    fn deadlines() -> &'static Deadlines {
+        static DEADLINES: OnceLock<&'static Deadlines> = OnceLock::new();
+        DEADLINES.get_or_init(|| {
+            let d: &'static Deadlines = Box::leak(Box::new(Deadlines {
+                due: Mutex::new(Vec::new()),
+                changed: Condvar::new(),
+            }));
+            std::thread::Builder::new()
+                .name("fastspawn-coalesce".into())
+                .spawn(move || run(d))
+                .expect("fastspawn: cannot start the coalescer thread");
+            d
+        })
+    }
+
+    pub fn arm(events: Arc<Events>, at: Instant) {
+        let d = deadlines();
+        d.due
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((at, events));
+        d.changed.notify_one();
+    }
+
+    fn run(d: &'static Deadlines) {
+        let mut due = d.due.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let now = Instant::now();
+            let (ready, waiting): (Vec<_>, Vec<_>) = due.drain(..).partition(|(at, _)| *at <= now);
+            *due = waiting;
+            if !ready.is_empty() {
+                drop(due);
+                for (_, events) in ready {
+                    events.deadline();
+                }
+                due = d.due.lock().unwrap_or_else(|e| e.into_inner());
+                continue;
+            }
+            due = match due.iter().map(|(at, _)| *at).min() {
+                None => d.changed.wait(due).unwrap_or_else(|e| e.into_inner()),
+                Some(at) => {
+                    d.changed
+                        .wait_timeout(due, at.saturating_duration_since(now))
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+            };
+        }
     }
 }

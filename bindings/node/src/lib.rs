@@ -40,6 +40,13 @@
 //! - `pingSpawn(path)`: a job that spawns `path` and waits for it on the
 //!   pool thread, then posts a `Pong` (the benchmarks' floor of a Node
 //!   design: one call in, one threadsafe-function call back per spawn).
+//!   `setPingDelivery(within, count)`: its answers coalesced (the JS thread
+//!   woken once `count` wait, 0: once no other ping runs, or `within` µs
+//!   after the first), for the floor of a design that answers many exits
+//!   per wake-up (README session 12).
+//! - `setEventDelivery(within, count)`: every record of every child
+//!   coalesced the same way (for the benchmarks only: it delays each event
+//!   by up to `within`; 0 µs, the default, wakes at the first record).
 //! - `traceOn(bool)`, `traceTake()`: time stamps of each spawn's native
 //!   steps (`trace.rs`), for the benchmarks' breakdown.
 //! - `benchSpawnWait(path, n, onPool, env)`: the core's spawn +
@@ -107,7 +114,7 @@ fn events() -> Result<Arc<Events>> {
 /// Sets the function that receives the event batches of this JS thread.
 #[napi]
 pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
-    let events = Arc::new(Events::new(on_events, registry::forget_finished)?);
+    let events = Events::new(on_events, registry::forget_finished)?;
     waiter::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
@@ -478,6 +485,7 @@ pub fn ping_spawn(path: String, mode: Option<u32>) -> Result<()> {
     let events = events()?;
     let env = BENCH_ENV.with(|e| e.get_or_init(fastspawn::Environment::capture).clone());
     let id = PING_ID.fetch_sub(1, Ordering::Relaxed);
+    PING_RUNNING.fetch_add(1, Ordering::SeqCst);
     fastspawn::Pool::global().run(move || {
         let mut command = fastspawn::Command::new(&path);
         command
@@ -511,10 +519,57 @@ pub fn ping_spawn(path: String, mode: Option<u32>) -> Result<()> {
             Ok(status) => status.code().unwrap_or(-1),
             Err(err) => -err.raw_os_error().unwrap_or(libc::EINVAL),
         };
-        events.post(events::Kind::Pong, 0, code, 0);
+        let within = PING_WITHIN_US.load(Ordering::Relaxed);
+        let running = PING_RUNNING.fetch_sub(1, Ordering::SeqCst) - 1;
+        // Count 0: wake at once when this was the last ping running.
+        let count = match PING_COUNT.load(Ordering::Relaxed) {
+            0 if running == 0 => 1,
+            0 => usize::MAX,
+            n => n as usize,
+        };
+        if within == 0 {
+            events.post(events::Kind::Pong, 0, code, 0);
+        } else {
+            events.post_within(
+                events::Kind::Pong,
+                0,
+                code,
+                0,
+                std::time::Duration::from_micros(u64::from(within)),
+                count,
+            );
+        }
         drop(kept);
     });
     Ok(())
+}
+
+/// How `pingSpawn` answers (for the benchmarks' floor of a design that
+/// answers many exits per wake-up): 0 µs (the default) wakes the JS
+/// thread for the first answer after it took the last, as every record of
+/// the package does; otherwise an answer waits until `count` answers wait
+/// (`count` 0: until no other ping is queued or running) or `within` µs
+/// passed since the first of them, or JS takes them first.
+static PING_WITHIN_US: AtomicU32 = AtomicU32::new(0);
+static PING_COUNT: AtomicU32 = AtomicU32::new(1);
+/// `pingSpawn` jobs queued or running.
+static PING_RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets that delivery: `within` µs (0: wake at once, at most 100,000) and
+/// `count` answers (0: when no other ping is queued or running).
+#[napi]
+pub fn set_ping_delivery(within: u32, count: u32) {
+    PING_WITHIN_US.store(within.min(100_000), Ordering::Relaxed);
+    PING_COUNT.store(count, Ordering::Relaxed);
+}
+
+/// Coalesces the delivery of every record to JS (`events::set_delivery`):
+/// wake the JS thread once `count` records wait or `within` µs after the
+/// first (0 µs, the default: at the first). For the benchmarks only
+/// (README session 12): it delays every event by up to `within`.
+#[napi]
+pub fn set_event_delivery(within: u32, count: u32) {
+    events::set_delivery(within, count);
 }
 
 /// `[µs per spawn + wait, µs per spawn alone]` of `path` (no arguments,

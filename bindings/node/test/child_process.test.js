@@ -73,6 +73,33 @@ describe('spawn, side by side with node:child_process', () => {
     assert.deepEqual(r.fastspawn[0], { out: 'hello\n', err: 'there\n', order: 'exit,tick,close' });
   });
 
+  it("a read stdout's own events and state after its end of stream; an early end() still shuts the child's side down", async () => {
+    const r = await both(async (cp) => {
+      const seen = [];
+      for (const args of [['-c', 'echo a'], ['-c', 'echo a; sleep 0.05; echo b >&2; echo c']]) {
+        const child = cp.spawn(SH, args);
+        const events = [];
+        for (const name of ['data', 'end', 'prefinish', 'finish', 'close']) child.stdout.on(name, () => events.push(name));
+        await once(child, 'close');
+        await new Promise((resolve) => setImmediate(resolve));
+        const s = child.stdout;
+        seen.push([[...new Set(events)], s.writable, s.writableEnded, s.writableFinished, s.destroyed, s.readableEnded]);
+      }
+      // The child reads its own stdout (a socket): the parent's end() before
+      // the child's end of stream reaches it as an end of file.
+      const child = cp.spawn(SH, ['-c', 'cat <&1 >/dev/null; echo read-eof >&2']);
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      child.stdout.end();
+      await once(child, 'close');
+      seen.push(err);
+      return seen;
+    });
+    assert.deepEqual(r.fastspawn, r.node);
+    assert.deepEqual(r.fastspawn[0], [['data', 'end', 'prefinish', 'finish', 'close'], false, true, true, true, true]);
+    assert.equal(r.fastspawn[2], 'read-eof\n');
+  });
+
   it('exit codes and stderr', async () => {
     const r = await both((cp) => outcome(cp.spawn(SH, ['-c', 'echo out; echo err >&2; exit 7'])));
     assert.deepEqual(r.fastspawn, r.node);

@@ -83,6 +83,35 @@ describe('native side', () => {
     assert.equal(addon.liveChildren(), 0);
   });
 
+  it('no fd leaks after 300 sequential piped spawns, each made from the previous one\'s \'close\' listener', async () => {
+    // Each spawn comes before the check phase that would close the ends
+    // the previous child gave up: its spawner thread takes and closes them.
+    // (A first spawn makes the native side's own fds, run alone.)
+    await outcome(fastspawn.spawn('true'));
+    await quiesce();
+    const before = openFds();
+    let peak = 0;
+    await new Promise((resolve, reject) => {
+      let left = 300;
+      const next = () => {
+        const child = fastspawn.spawn('true', [], { stdio: left % 3 === 0 ? 'ignore' : 'pipe' });
+        child.on('error', reject);
+        child.on('close', (code) => {
+          if (code !== 0) reject(new Error(`exit ${code}`));
+          peak = Math.max(peak, openFds().length);
+          if (--left === 0) resolve();
+          else next();
+        });
+      };
+      next();
+    });
+    await quiesce();
+    assert.deepEqual(openFds(), before);
+    // Given-up ends do not pile up while the spawns follow each other.
+    assert.ok(peak <= before.length + 16, `peak ${peak} fds, ${before.length} before`);
+    assert.equal(addon.liveChildren(), 0);
+  });
+
   it('no fd leaks after 500 spawns whose piped outputs nobody touched (drained natively)', async () => {
     await quiesce();
     const before = openFds();
@@ -251,6 +280,32 @@ describe('native side', () => {
     assert.ok(last <= after);
     await outcome(fastspawn.spawn('true', [], { stdio: 'ignore' }));
     assert.deepEqual(addon.traceTake(), []);
+  });
+
+  it('with the benchmarks\' coalesced delivery (setEventDelivery), every child\'s events and output are as node:child_process gives them, and a request may take them early (collectEvents)', async () => {
+    const { collectEvents } = require('../lib/native');
+    const run = (impl) =>
+      Promise.all(Array.from({ length: 8 }, (_, i) => outcome(impl.spawn('sh', ['-c', `echo ${i}; echo e${i} >&2; exit ${i}`]))));
+    const expected = await run(nodeCp);
+    // Every record waits up to 20 ms, or until 1,000 wait: the eight
+    // children's events come in one or a few wake-ups.
+    addon.setEventDelivery(20000, 1000);
+    try {
+      assert.deepEqual(await run(fastspawn), expected);
+      // Nothing waits once they closed: a take finds nothing.
+      assert.equal(collectEvents(), false);
+      // One child whose records JS takes itself, as a request would (or
+      // the deadline's wake-up, if it comes first).
+      const child = fastspawn.spawn('sh', ['-c', 'echo x']);
+      const got = outcome(child);
+      let exited = false;
+      child.once('exit', () => (exited = true));
+      while (!exited && !collectEvents()) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(await got, await outcome(nodeCp.spawn('sh', ['-c', 'echo x'])));
+    } finally {
+      addon.setEventDelivery(0, 1);
+    }
+    assert.deepEqual(zombies(), []);
   });
 
   for (const poll of [false, true]) {
