@@ -536,6 +536,22 @@ def test_the_spawner_pool_changes_no_result(threads, spin_us, no_leaks):
         _fastspawn.set_spawner_threads(default)
 
 
+async def _short_children_at_32(m):
+    # 300 short children, 32 in flight, through module m; every fifth
+    # Process dropped before its exit (None), the others' exit codes.
+    sem = asyncio.Semaphore(32)
+
+    async def one(i):
+        async with sem:
+            p = await m.create_subprocess_exec("sh", "-c", f"exit {i % 4}")
+            return None if i % 5 == 0 else await p.wait()
+
+    return await asyncio.wait_for(asyncio.gather(*[one(i) for i in range(300)]), 60)
+
+
+_SHORT_CHILDREN_RESULTS = [None if i % 5 == 0 else i % 4 for i in range(300)]
+
+
 def test_every_exit_reaches_its_process_when_children_exit_at_once(no_leaks):
     # Without the linger every child goes through the waiter (its spawn
     # queued first, then its pidfd watched), 32 in flight: every exit
@@ -543,19 +559,8 @@ def test_every_exit_reaches_its_process_when_children_exit_at_once(no_leaks):
     # the Processes dropped before their exit leave no zombie.
     previous = _fastspawn.set_spawn_linger(0)
     try:
-
-        async def run(m):
-            sem = asyncio.Semaphore(32)
-
-            async def one(i):
-                async with sem:
-                    p = await m.create_subprocess_exec("sh", "-c", f"exit {i % 4}")
-                    return None if i % 5 == 0 else await p.wait()
-
-            return await asyncio.wait_for(asyncio.gather(*[one(i) for i in range(300)]), 60)
-
-        a, b = both(run)
-        assert a == b == [None if i % 5 == 0 else i % 4 for i in range(300)]
+        a, b = both(_short_children_at_32)
+        assert a == b == _SHORT_CHILDREN_RESULTS
     finally:
         _fastspawn.set_spawn_linger(previous)
 
@@ -599,19 +604,8 @@ def test_with_the_deferred_wake_up_every_spawn_and_exit_reach_the_loop(
     previous = _fastspawn.set_defer_spawn_wake(bound_us)
     previous_linger = _fastspawn.set_spawn_linger(linger_us)
     try:
-
-        async def short(m):
-            sem = asyncio.Semaphore(32)
-
-            async def one(i):
-                async with sem:
-                    p = await m.create_subprocess_exec("sh", "-c", f"exit {i % 4}")
-                    return None if i % 5 == 0 else await p.wait()
-
-            return await asyncio.wait_for(asyncio.gather(*[one(i) for i in range(300)]), 60)
-
-        a, b = both(short)
-        assert a == b == [None if i % 5 == 0 else i % 4 for i in range(300)]
+        a, b = both(_short_children_at_32)
+        assert a == b == _SHORT_CHILDREN_RESULTS
 
         async def lasting():
             spawns = [fa.create_subprocess_exec("sleep", "1000") for _ in range(16)]
