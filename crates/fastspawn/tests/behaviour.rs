@@ -990,7 +990,8 @@ fn the_common_spawn_makes_the_child_the_general_path_makes() {
     let mut ends = [0; 2];
     // SAFETY: pipe writes two fds into the array.
     assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
-    let options: [(&str, fn(&mut Command)); 5] = [
+    type SetOptions = fn(&mut Command);
+    let options: [(&str, SetOptions); 5] = [
         ("defaults", |_| {}),
         ("setsid and umask", |c| {
             c.setsid(true).umask(0o027);
