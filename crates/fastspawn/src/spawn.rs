@@ -350,31 +350,17 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
 /// `None`: the general path runs (these conditions do not hold, or the
 /// clone failed: the general path then tries it again, notes a refusal
 /// and goes on to the next engine, as it always does).
-fn spawn_common(cmd: &mut Command, purpose: Purpose) -> Option<Result<Child>> {
-    let Command {
-        program,
-        prepared,
-        stdin,
-        stdout,
-        stderr,
-        fds,
-        opts,
-        engine,
-        pidfd,
-        pidfd_at_spawn,
-        cwd,
-        pre_exec,
-        ..
-    } = cmd;
+fn spawn_common(cmd: &Command, purpose: Purpose) -> Option<Result<Child>> {
+    let opts = &cmd.opts;
     let common = matches!(
         purpose,
         Purpose::Spawn | Purpose::Status | Purpose::AsyncSpawn
-    ) && stdin.is_none()
-        && stdout.is_none()
-        && stderr.is_none()
-        && fds.is_empty()
-        && matches!(*engine, Engine::Auto | Engine::Clone3)
-        && pre_exec.is_empty()
+    ) && cmd.stdin.is_none()
+        && cmd.stdout.is_none()
+        && cmd.stderr.is_none()
+        && cmd.fds.is_empty()
+        && matches!(cmd.engine, Engine::Auto | Engine::Clone3)
+        && cmd.pre_exec.is_empty()
         && opts.uid.is_none()
         && opts.gid.is_none()
         && opts.groups.is_none()
@@ -387,7 +373,7 @@ fn spawn_common(cmd: &mut Command, purpose: Purpose) -> Option<Result<Child>> {
     if !common {
         return None;
     }
-    let prepared = prepared.as_ref()?;
+    let prepared = cmd.prepared.as_ref()?;
     let slot = ErrorSlot::default();
     let plan = ChildPlan {
         path: &prepared.exe,
@@ -424,7 +410,7 @@ fn spawn_common(cmd: &mut Command, purpose: Purpose) -> Option<Result<Child>> {
         cloexec_only: false,
         clone_flags: 0,
     };
-    let want_pidfd = (purpose.pidfd_at_spawn() || *pidfd_at_spawn) && *pidfd;
+    let want_pidfd = (purpose.pidfd_at_spawn() || cmd.pidfd_at_spawn) && cmd.pidfd;
     let spawned = sys::clone::clone3(&plan, None, want_pidfd).ok()?;
     let failed = slot.step.load(Ordering::Relaxed);
     if failed != 0 {
@@ -435,8 +421,8 @@ fn spawn_common(cmd: &mut Command, purpose: Purpose) -> Option<Result<Child>> {
         );
         let errno = slot.errno.load(Ordering::Relaxed);
         return Some(Err(Error::os(
-            program.as_os_str(),
-            child_step(failed, cwd.as_deref()),
+            cmd.program.as_os_str(),
+            child_step(failed, cmd.cwd.as_deref()),
             errno,
         )));
     }
@@ -448,7 +434,7 @@ fn spawn_common(cmd: &mut Command, purpose: Purpose) -> Option<Result<Child>> {
         pid: spawned.pid,
         pidfd: spawned.pidfd,
         lazy_pidfd: OnceLock::new(),
-        wants_pidfd: *pidfd,
+        wants_pidfd: cmd.pidfd,
         autoreaped: false,
         status: None,
         engine: Engine::Clone3,
