@@ -295,20 +295,14 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
         match attempt.run(candidate) {
             Ok(spawned) => {
                 drop(child_ends);
-                return Ok(Child {
-                    stdin: ends.stdin.map(ChildStdin::new),
-                    stdout: ends.stdout.map(ChildStdout::new),
-                    stderr: ends.stderr.map(ChildStderr::new),
-                    program: prepared.program.clone(),
-                    pid: spawned.pid,
-                    pidfd: spawned.pidfd,
-                    lazy_pidfd: OnceLock::new(),
-                    wants_pidfd: *pidfd,
-                    autoreaped: opts.autokill,
-                    status: None,
-                    engine: candidate,
-                    tree: None,
-                });
+                return Ok(new_child(
+                    prepared,
+                    spawned,
+                    ends,
+                    candidate,
+                    *pidfd,
+                    opts.autokill,
+                ));
             }
             Err(Failure::Refused(errno)) if auto && engine::is_refusal(errno) => {
                 match candidate {
@@ -398,11 +392,7 @@ fn spawn_common(cmd: &Command, purpose: Purpose) -> Option<Result<Child>> {
         pdeathsig: 0,
         parent_pid: 0,
         reset_handlers: false,
-        sigdefault: if opts.keep_sigpipe {
-            opts.sigdefault
-        } else {
-            opts.sigdefault | 1 << (libc::SIGPIPE - 1)
-        },
+        sigdefault: sigdefault(opts),
         sigmask: opts.sigmask,
         report: &slot,
         report_pipe: None,
@@ -426,20 +416,49 @@ fn spawn_common(cmd: &Command, purpose: Purpose) -> Option<Result<Child>> {
             errno,
         )));
     }
-    Some(Ok(Child {
-        stdin: None,
-        stdout: None,
-        stderr: None,
+    Some(Ok(new_child(
+        prepared,
+        spawned,
+        ParentEnds::default(),
+        Engine::Clone3,
+        cmd.pidfd,
+        false,
+    )))
+}
+
+/// The `Child` of a process `engine` made, with the parent's pipe ends.
+fn new_child(
+    prepared: &Prepared,
+    spawned: Spawned,
+    ends: ParentEnds,
+    engine: Engine,
+    wants_pidfd: bool,
+    autoreaped: bool,
+) -> Child {
+    Child {
+        stdin: ends.stdin.map(ChildStdin::new),
+        stdout: ends.stdout.map(ChildStdout::new),
+        stderr: ends.stderr.map(ChildStderr::new),
         program: prepared.program.clone(),
         pid: spawned.pid,
         pidfd: spawned.pidfd,
         lazy_pidfd: OnceLock::new(),
-        wants_pidfd: cmd.pidfd,
-        autoreaped: false,
+        wants_pidfd,
+        autoreaped,
         status: None,
-        engine: Engine::Clone3,
+        engine,
         tree: None,
-    }))
+    }
+}
+
+/// The signals the child sets to `SIG_DFL`: the command's, and SIGPIPE
+/// (which Rust programs ignore) unless `restore_sigpipe(false)`.
+fn sigdefault(opts: &crate::command::ChildOptions) -> u64 {
+    if opts.keep_sigpipe {
+        opts.sigdefault
+    } else {
+        opts.sigdefault | 1 << (libc::SIGPIPE - 1)
+    }
 }
 
 /// The first option `posix_spawn` has no attribute for.
@@ -569,11 +588,7 @@ impl Attempt<'_> {
                 || (engine == Engine::Fork
                     && !self.in_place
                     && (self.pre_exec.is_some() || !engine::clone3_usable(false))),
-            sigdefault: if self.opts.keep_sigpipe {
-                self.opts.sigdefault
-            } else {
-                self.opts.sigdefault | 1 << (libc::SIGPIPE - 1)
-            },
+            sigdefault: sigdefault(self.opts),
             sigmask: self.opts.sigmask,
             report: &slot,
             report_pipe: report.as_ref().map(|(_, write)| write.as_raw_fd()),
