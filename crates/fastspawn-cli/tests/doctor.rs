@@ -202,10 +202,13 @@ fn pid_selects_the_process_reported() {
         );
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    let report = doctor_json(&["--runtimes", "rust", "--pid", &pid.to_string()]);
+    // Counted after the report, when the exec has long finished: a count
+    // taken as soon as the name read `sleep` was once one fd above the
+    // report's (the exec still closing the close-on-exec fds, it seems).
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
         .unwrap()
         .count() as u64;
-    let report = doctor_json(&["--runtimes", "rust", "--pid", &pid.to_string()]);
     child.kill().unwrap();
     child.wait().unwrap();
     let process = finding(&report, "memory.process");
