@@ -22,7 +22,7 @@
 //   for every request (no allocation or copy of the bytes), which only makes
 //   this floor lower.
 // So its CPU per request is at most what any Readable stdout costs the
-// server beyond the spawn itself (see bindings/node/README.md, session 11).
+// server beyond the spawn itself (see docs/perf/node.md, Session 11).
 //
 //   node no-spawn-readable.mjs --port 8001 --workload echo
 

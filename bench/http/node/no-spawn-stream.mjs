@@ -4,7 +4,7 @@
 // already holds the workload's output and is closed, as if a child had
 // written it and exited; the socket is piped to the response. Its CPU per
 // request is the floor for any Node spawn library whose child.stdout is a
-// net.Socket, as node:child_process's is (see bindings/node/README.md).
+// net.Socket, as node:child_process's is (see docs/perf/node.md).
 //
 //   node no-spawn-stream.mjs --port 8001 --workload echo --spawn-module ../../../bindings/node
 

@@ -1,7 +1,7 @@
 // A measurement of a design, not a feature: what the HTTP server of issue 11
 // (`spawn(file, args).stdout.pipe(res)`) would cost if child.stdout were a
 // plain stream.Readable fed with the child's output at its exit, instead of
-// a net.Socket over the parent's end of a socketpair (README, session 11).
+// a net.Socket over the parent's end of a socketpair (docs/perf/node.md, Session 11).
 //
 // Each request spawns the child with the package (default stdio, three
 // lazy socketpair ends, as `spawn(file, args)` makes them) and never asks

@@ -341,7 +341,7 @@ static DEFER_SPAWN_WAKE_US: AtomicU32 = AtomicU32::new(0);
 /// wake-up: any exit, a failed or lingered spawn, the last job in flight,
 /// or a push once such a spawn has waited that long); returns the
 /// previous setting. A benchmark's switch (`bench/`'s `PKG:defer` names),
-/// measured in the README's Session 12.
+/// measured in docs/perf/python.md, Session 12.
 #[pyfunction]
 pub fn set_defer_spawn_wake(us: u32) -> u32 {
     DEFER_SPAWN_WAKE_US.swap(us, Ordering::Relaxed)
