@@ -305,7 +305,7 @@ impl Waiter {
                 Err(_) => (Some(255 << 8), None),
             }
         };
-        // The epoll calls without the child's lock (its pidfd stays open
+        // The epoll call without the child's lock (its pidfd stays open
         // while `watched` holds the child).
         let Some(status) = status else {
             // Not an exit after all: armed again.
@@ -320,12 +320,10 @@ impl Waiter {
             }
             return;
         };
-        // Out of the epoll here, on this thread: the close of the pidfd,
-        // when its `Process` is freed on the loop's thread, then has no
-        // epoll entry to remove.
-        if let Some(pidfd) = pidfd {
-            let _ = epoll::delete(&self.epoll, crate::sys::borrow_pidfd(pidfd));
-        }
+        // Left in the epoll, disarmed (one-shot): the pidfd's close takes
+        // it out (the kernel removes a file's entries when its last
+        // reference goes), on the spawner thread that drops the child
+        // (`bury`), so the waiter makes no `epoll_ctl` per exit.
         watched.shared.push_exit(watched.token, status);
     }
 }
@@ -379,9 +377,42 @@ impl Unfinished {
 }
 
 impl Drop for Unfinished {
+    /// Ends the job; it takes the children buried meanwhile (see [`bury`])
+    /// and drops them on its thread.
     fn drop(&mut self) {
-        UNFINISHED.fetch_sub(1, Ordering::Release);
+        let buried = {
+            let mut graves = lock_graveyard();
+            UNFINISHED.fetch_sub(1, Ordering::Release);
+            std::mem::take(&mut *graves)
+        };
+        drop(buried);
     }
+}
+
+/// Children freed by the loop's thread, for the next spawn job to end to
+/// drop (see [`bury`]).
+static GRAVEYARD: Mutex<Vec<SharedChild>> = Mutex::new(Vec::new());
+
+fn lock_graveyard() -> std::sync::MutexGuard<'static, Vec<SharedChild>> {
+    GRAVEYARD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Drops `child` (the last reference to a `Spawner`'s reaped or abandoned
+/// child, from its `Process`'s free on the loop's thread) on a spawner
+/// thread: the next job to end drops it, so its pidfd's `close` is not the
+/// loop's work. Dropped here when no job is in flight (none would end to
+/// take it). A job's end takes the graveyard under the lock it decrements
+/// [`UNFINISHED`] under, so a child buried while that count is not 0 is
+/// always taken by a job that has not ended yet: no fd waits for a later
+/// spawn, and none is left once [`unfinished_spawns`] reads 0.
+pub(crate) fn bury(child: SharedChild) {
+    let mut graves = lock_graveyard();
+    if UNFINISHED.load(Ordering::Acquire) > 0 {
+        graves.push(child);
+        return;
+    }
+    drop(graves);
+    drop(child);
 }
 
 /// How many spawns handed to the spawner threads have not finished (their

@@ -664,3 +664,36 @@ def test_a_finished_process_is_freed_without_the_cycle_collector(pipes, no_leaks
     finally:
         gc.enable()
     assert freed == [True, True, True]
+
+
+def test_a_freed_process_s_pidfd_is_closed_by_the_spawn_job_in_flight(no_leaks):
+    # A Process freed on the loop's thread while a spawn job is in flight
+    # (here: lingering on a running child for up to 100 ms): its pidfd is
+    # not closed there but by that job's end, on a spawner thread; once no
+    # job is left, it is closed (no_leaks checks every fd too).
+    previous = _fastspawn.set_spawn_linger(100_000)
+    try:
+
+        async def run():
+            done = await fa.create_subprocess_exec("true")
+            assert await done.wait() == 0
+            fd = done.pidfd
+            inode = os.fstat(fd).st_ino
+            running = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "5"))
+            await asyncio.sleep(0.005)
+            assert _fastspawn.unfinished_spawns() == 1  # its job lingers
+            del done
+            open_after_free = os.fstat(fd).st_ino == inode
+            p = await running
+            p.kill()
+            await p.wait()
+            assert spawns_finished()
+            try:
+                closed = os.fstat(fd).st_ino != inode
+            except OSError:
+                closed = True
+            return open_after_free, closed
+
+        assert asyncio.run(run()) == (True, True)
+    finally:
+        _fastspawn.set_spawn_linger(previous)
