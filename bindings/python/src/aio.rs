@@ -305,7 +305,7 @@ impl Waiter {
                 Err(_) => (Some(255 << 8), None),
             }
         };
-        // The epoll calls without the child's lock (its pidfd stays open
+        // The epoll call without the child's lock (its pidfd stays open
         // while `watched` holds the child).
         let Some(status) = status else {
             // Not an exit after all: armed again.
@@ -320,12 +320,10 @@ impl Waiter {
             }
             return;
         };
-        // Out of the epoll here, on this thread: the close of the pidfd,
-        // when its `Process` is freed on the loop's thread, then has no
-        // epoll entry to remove.
-        if let Some(pidfd) = pidfd {
-            let _ = epoll::delete(&self.epoll, crate::sys::borrow_pidfd(pidfd));
-        }
+        // Left in the epoll, disarmed (one-shot): the pidfd's close takes
+        // it out (the kernel removes a file's entries when its last
+        // reference goes), on the spawner thread that drops the child
+        // (`bury`), so the waiter makes no `epoll_ctl` per exit.
         watched.shared.push_exit(watched.token, status);
     }
 }
@@ -379,9 +377,42 @@ impl Unfinished {
 }
 
 impl Drop for Unfinished {
+    /// Ends the job; it takes the children buried meanwhile (see [`bury`])
+    /// and drops them on its thread.
     fn drop(&mut self) {
-        UNFINISHED.fetch_sub(1, Ordering::Release);
+        let buried = {
+            let mut graves = lock_graveyard();
+            UNFINISHED.fetch_sub(1, Ordering::Release);
+            std::mem::take(&mut *graves)
+        };
+        drop(buried);
     }
+}
+
+/// Children freed by the loop's thread, for the next spawn job to end to
+/// drop (see [`bury`]).
+static GRAVEYARD: Mutex<Vec<SharedChild>> = Mutex::new(Vec::new());
+
+fn lock_graveyard() -> std::sync::MutexGuard<'static, Vec<SharedChild>> {
+    GRAVEYARD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Drops `child` (the last reference to a `Spawner`'s reaped or abandoned
+/// child, from its `Process`'s free on the loop's thread) on a spawner
+/// thread: the next job to end drops it, so its pidfd's `close` is not the
+/// loop's work. Dropped here when no job is in flight (none would end to
+/// take it). A job's end takes the graveyard under the lock it decrements
+/// [`UNFINISHED`] under, so a child buried while that count is not 0 is
+/// always taken by a job that has not ended yet: no fd waits for a later
+/// spawn, and none is left once [`unfinished_spawns`] reads 0.
+pub(crate) fn bury(child: SharedChild) {
+    let mut graves = lock_graveyard();
+    if UNFINISHED.load(Ordering::Acquire) > 0 {
+        graves.push(child);
+        return;
+    }
+    drop(graves);
+    drop(child);
 }
 
 /// How many spawns handed to the spawner threads have not finished (their
@@ -521,7 +552,13 @@ pub struct Spawner {
     /// Set by `edge_triggered`: the loop watches the eventfd edge-triggered,
     /// so `drain` does not read it.
     edge: AtomicBool,
+    /// Spawns whose future the `deliver` callback resolves, not the drain
+    /// (see `drain`): token, future, `Process`, child.
+    deferred: Mutex<Vec<Deferred>>,
 }
+
+/// A spawn left to `deliver`: its token, future, `Process` and child.
+type Deferred = (u64, Py<PyAny>, Py<PyAny>, SharedChild);
 
 struct Pending {
     token: u64,
@@ -554,6 +591,7 @@ impl Spawner {
             pending: Mutex::new(Vec::new()),
             tokens: AtomicU64::new(0),
             edge: AtomicBool::new(false),
+            deferred: Mutex::new(Vec::new()),
         })
     }
 
@@ -622,6 +660,18 @@ impl Spawner {
                 return;
             }
         }
+        let deferred = {
+            let mut deferred = self.deferred.lock().unwrap_or_else(|e| e.into_inner());
+            deferred
+                .iter()
+                .position(|d| d.0 == token)
+                .map(|at| deferred.remove(at))
+        };
+        if let Some((_, _, _, child)) = deferred {
+            // Made by the drain, its future not resolved yet (`deliver`).
+            py.detach(|| discard(&child));
+            return;
+        }
         let mut queue = self.shared.lock();
         match queue.done.iter().position(|f| f.token == token) {
             Some(at) => {
@@ -655,6 +705,35 @@ impl Spawner {
     /// `returncode` of its `Process` (255 for a child reaped elsewhere, as
     /// in asyncio) and resolves the futures in its `_waiters`. Every event
     /// is handled even if one raises; the first error is raised then.
+    ///
+    /// `deliver` (on asyncio's own loops, not in debug mode): a `Handle`
+    /// of the loop that runs [`Spawner::deliver`]. When the batch holds one
+    /// spawn and no other spawn job of the loop is in flight (spawns one at
+    /// a time), its `Process` is made here but its future is resolved by
+    /// that callback, appended to the loop's ready queue: the future's
+    /// `set_result` (the task's wake-up through the loop's Python
+    /// `call_soon`) is then not part of this callback, so neither callback
+    /// is as long as the two together (the time one spawn holds the loop is
+    /// its longest callback). A spawn cancelled in between is discarded by
+    /// `deliver` or by `cancel`, whichever comes first.
+    /// Resolves the futures of the spawns `drain` left to this callback
+    /// (a child whose future was cancelled meanwhile is killed and reaped).
+    fn deliver(&self, py: Python<'_>) -> PyResult<()> {
+        let items = std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut first_error = None;
+        for (_, future, p, child) in items {
+            match settle(future.bind(py), intern!(py, "set_result"), p) {
+                Ok(true) => {}
+                Ok(false) => py.detach(|| discard(&child)),
+                Err(err) => {
+                    first_error.get_or_insert(err);
+                }
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    #[pyo3(signature = (pending, processes, process, event_loop, deliver=None))]
     fn drain(
         &self,
         py: Python<'_>,
@@ -662,6 +741,7 @@ impl Spawner {
         processes: &Bound<'_, PyDict>,
         process: &Bound<'_, PyType>,
         event_loop: &Bound<'_, PyAny>,
+        deliver: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         // Read before the take: a push after the take writes it again.
         if !self.edge.load(Ordering::Relaxed) {
@@ -682,6 +762,24 @@ impl Spawner {
                 first_error.get_or_insert(err);
             }
         };
+        // One spawn alone while no other job of this loop is in flight
+        // (one at a time): its future is resolved by a callback of its own
+        // (`deliver`), so this callback and that one are each shorter.
+        let defer = match deliver {
+            Some(handle)
+                if done.len() == 1
+                    && self.shared.in_flight.load(Ordering::Acquire) == 0
+                    && !event_loop.getattr(intern!(py, "_debug"))?.is_truthy()? =>
+            {
+                Some((self, handle, event_loop.getattr(intern!(py, "_ready"))?))
+            }
+            _ => None,
+        };
+        let making = Making {
+            class: process,
+            event_loop,
+            defer,
+        };
         // The exits of children spawned in this batch go with their spawn.
         let mut exits: Vec<Option<(u64, i32)>> = exits.into_iter().map(Some).collect();
         for finished in done {
@@ -691,7 +789,7 @@ impl Spawner {
                 .and_then(Option::take)
                 .map(|(_, status)| status);
             keep(resolve_spawn(
-                py, finished, exit, pending, processes, process, event_loop,
+                py, finished, exit, pending, processes, &making,
             ));
         }
         for (token, status) in exits.into_iter().flatten() {
@@ -722,6 +820,16 @@ fn pop<'py>(
     Ok(value)
 }
 
+/// How `drain` makes a finished spawn's `Process` and hands it out.
+struct Making<'a, 'py> {
+    /// The `Process` class.
+    class: &'a Bound<'py, PyType>,
+    event_loop: &'a Bound<'py, PyAny>,
+    /// The spawner, its `deliver` handle and the loop's ready queue, when
+    /// the future is left to `deliver` (see `Spawner::drain`).
+    defer: Option<(&'a Spawner, &'a Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+}
+
 /// `drain`'s work for one finished spawn (`exit`: its raw wait status if
 /// its exit came in the same batch).
 fn resolve_spawn(
@@ -730,9 +838,9 @@ fn resolve_spawn(
     exit: Option<i32>,
     pending: &Bound<'_, PyDict>,
     processes: &Bound<'_, PyDict>,
-    process: &Bound<'_, PyType>,
-    event_loop: &Bound<'_, PyAny>,
+    making: &Making<'_, '_>,
 ) -> PyResult<()> {
+    let (process, event_loop) = (making.class, making.event_loop);
     let Finished {
         token,
         result,
@@ -764,9 +872,24 @@ fn resolve_spawn(
     p.setattr(intern!(py, "_waiters"), PyTuple::empty(py))?;
     let code = exit.map(exit_code);
     p.setattr(intern!(py, "returncode"), code)?;
-    // Resolved before it is watched: a future cancelled but not yet taken
-    // out of `pending` (its task has not run since) refuses the result.
-    if !settle(&future, intern!(py, "set_result"), p.clone())? {
+    if let Some((spawner, handle, ready)) = &making.defer {
+        let first = {
+            let mut deferred = spawner.deferred.lock().unwrap_or_else(|e| e.into_inner());
+            deferred.push((
+                token,
+                future.unbind(),
+                p.clone().unbind(),
+                Arc::clone(&child),
+            ));
+            deferred.len() == 1
+        };
+        if first {
+            ready.call_method1(intern!(py, "append"), (*handle,))?;
+        }
+    } else if !settle(&future, intern!(py, "set_result"), p.clone())? {
+        // Resolved before it is watched: a future cancelled but not yet
+        // taken out of `pending` (its task has not run since) refuses the
+        // result.
         drop(p);
         py.detach(|| discard(&child));
         return Ok(());

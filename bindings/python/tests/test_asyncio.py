@@ -664,3 +664,102 @@ def test_a_finished_process_is_freed_without_the_cycle_collector(pipes, no_leaks
     finally:
         gc.enable()
     assert freed == [True, True, True]
+
+
+def test_a_freed_process_s_pidfd_is_closed_by_the_spawn_job_in_flight(no_leaks):
+    # A Process freed on the loop's thread while a spawn job is in flight
+    # (here: lingering on a running child for up to 100 ms): its pidfd is
+    # not closed there but by that job's end, on a spawner thread; once no
+    # job is left, it is closed (no_leaks checks every fd too).
+    previous = _fastspawn.set_spawn_linger(100_000)
+    try:
+
+        async def run():
+            done = await fa.create_subprocess_exec("true")
+            assert await done.wait() == 0
+            fd = done.pidfd
+            inode = os.fstat(fd).st_ino
+            running = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "5"))
+            await asyncio.sleep(0.005)
+            assert _fastspawn.unfinished_spawns() == 1  # its job lingers
+            del done
+            open_after_free = os.fstat(fd).st_ino == inode
+            p = await running
+            p.kill()
+            await p.wait()
+            assert spawns_finished()
+            try:
+                closed = os.fstat(fd).st_ino != inode
+            except OSError:
+                closed = True
+            return open_after_free, closed
+
+        assert asyncio.run(run()) == (True, True)
+    finally:
+        _fastspawn.set_spawn_linger(previous)
+
+
+@pytest.mark.parametrize("deliver_first", [True, False])
+def test_a_spawn_left_to_its_own_callback_whose_task_was_cancelled_leaves_no_child(
+    deliver_first, no_leaks
+):
+    # One spawn alone (no other spawn job of its loop in flight): the drain
+    # makes its Process and leaves the future to a callback of its own
+    # (the extension's deliver, one Handle per loop). The task is cancelled
+    # between the two: deliver's set_result is refused and deliver kills
+    # and reaps the child, or, if the task's cancellation runs first, its
+    # cancel of the spawn does.
+    async def run():
+        loop = asyncio.get_running_loop()
+        spawner = fa._spawner(loop)
+        loop.remove_reader(spawner._spawner.fileno())  # drained by hand below
+        kids = children()
+        task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
+        await asyncio.sleep(0)  # its first step: queued, the flush scheduled
+        await asyncio.sleep(0)  # the flush: handed to a spawner thread
+        assert spawns_finished()
+        started = [pid for pid in children() if pid not in kids]
+        assert len(started) == 1
+        (future,) = spawner._pending.values()
+        handle = asyncio.Handle(spawner._spawner.deliver, (), loop)
+        spawner._spawner.drain(spawner._pending, spawner._processes, fa.Process, loop, handle)
+        assert spawner._pending == {} and not future.done()
+        assert handle in loop._ready  # scheduled, not run
+        loop._ready.remove(handle)
+        task.cancel()
+        assert future.cancelled()
+        if deliver_first:
+            spawner._spawner.deliver()
+            assert started[0] not in children()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert started[0] not in children()
+        spawner._spawner.deliver()  # nothing left for it
+
+    asyncio.run(run())
+
+
+def test_one_spawn_at_a_time_is_resolved_by_its_own_callback():
+    # Spawns one at a time go through the deliver callback (none of them
+    # has another job of its loop in flight) and give what asyncio gives.
+    seen = []
+    original = asyncio.events.Handle._run
+
+    def run_handle(handle):
+        seen.append(getattr(handle._callback, "__name__", ""))
+        original(handle)
+
+    async def run(m):
+        out = []
+        for _ in range(3):
+            p = await m.create_subprocess_exec("sh", "-c", "exit 3")
+            out.append((await p.wait(), p.returncode))
+        return out
+
+    asyncio.events.Handle._run = run_handle
+    try:
+        a, b = both(run)
+    finally:
+        asyncio.events.Handle._run = original
+    assert a == b == [(3, 3)] * 3
+    assert seen.count("deliver") >= 1

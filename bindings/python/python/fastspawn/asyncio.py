@@ -94,7 +94,11 @@ class _LoopSpawner:
         # arguments: no frame of ours. (The loop, not this object, holds
         # them: this object is the value of a WeakKeyDictionary keyed by
         # the loop, so it must not refer to the loop.)
-        self._watch(loop, self._spawner.drain, self._pending, self._processes, Process, loop)
+        deliver = None
+        if self._flush_handle is not None:
+            deliver = asyncio.Handle(self._spawner.deliver, (), weakref.proxy(loop))
+        self._watch(loop, self._spawner.drain, self._pending, self._processes, Process, loop,
+                    deliver)  # fmt: skip
 
     def _watch(self, loop, callback, *args):
         """Makes ``callback(*args)`` the loop's reader of the eventfd (the
@@ -161,7 +165,7 @@ class _LoopSpawner:
         may register it in place of the extension's drain): the extension
         makes each finished spawn's Process and resolves its future, and
         hands each exit to its Process (see Spawner.drain)."""
-        self._spawner.drain(self._pending, self._processes, Process, loop)
+        self._spawner.drain(self._pending, self._processes, Process, loop, None)
 
 
 _spawners = weakref.WeakKeyDictionary()
