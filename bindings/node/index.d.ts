@@ -47,6 +47,8 @@ export type StdioEntry =
 export interface TreeOptions {
   /** See `SpawnOptions.contain`. */
   contain?: boolean | undefined;
+  /** See `SpawnOptions.pipeAs`. */
+  pipeAs?: 'socket' | 'readable' | undefined;
 }
 
 export interface SpawnOptions {
@@ -62,6 +64,13 @@ export interface SpawnOptions {
    * `waitTree()` reach everything it starts, daemons included.
    */
   contain?: boolean | undefined;
+  /**
+   * fastspawn only: what a piped stdout and stderr are. `'socket'` (the
+   * default): a `net.Socket` over the pipe, as Node's. `'readable'`: a
+   * plain `stream.Readable` fed by the addon's waiter thread (no handle,
+   * no fd; cheaper for short children; README, "pipeAs").
+   */
+  pipeAs?: 'socket' | 'readable' | undefined;
   uid?: number | undefined;
   gid?: number | undefined;
   /** `true` runs the command with `/bin/sh -c`; a string names the shell. */

@@ -16,7 +16,8 @@
 // (ns on CPU, ns waiting to run) and the wall clock around N cycles of
 // `spawn(noop, [], {stdio})` + await 'close' (`read`: `spawn(echo,
 // ['hi'])` with 'pipe', its stdout read to the end with a 'data'
-// listener, the HTTP servers' `echo` workload). Printed per side: the
+// listener, the HTTP servers' `echo` workload; `read-readable`: the same
+// with `pipeAs: 'readable'`). Printed per side: the
 // medians over the rounds of µs per cycle (JS thread CPU, wall), and each
 // side's CPU against the first side's in the same round (median of the
 // per-round ratios).
@@ -42,15 +43,19 @@ if (process.argv[2] === '--child') {
       child.on('error', reject);
       child.on('close', resolve);
     });
+  // read-readable: the same with the package's pipeAs: 'readable' (its
+  // stdout a plain Readable fed by the addon; node:child_process ignores
+  // the option).
+  const readOptions = stdio === 'read-readable' ? { pipeAs: 'readable' } : {};
   const read = () =>
     new Promise((resolve, reject) => {
-      const child = spawn(echo, ['hi']);
+      const child = spawn(echo, ['hi'], readOptions);
       const chunks = [];
       child.stdout.on('data', (chunk) => chunks.push(chunk));
       child.on('error', reject);
       child.on('close', () => (Buffer.concat(chunks).toString() === 'hi\n' ? resolve() : reject(new Error('wrong output'))));
     });
-  const cycle = stdio === 'read' ? read : run;
+  const cycle = stdio === 'read' || stdio === 'read-readable' ? read : run;
   (async () => {
     for (let i = 0; i < 300; i++) await cycle();
     const s0 = schedstat();

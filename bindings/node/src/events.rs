@@ -26,6 +26,11 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 /// - `Pong`: 0, 0 (id 0): the answer to `ping()`, for the benchmarks.
 /// - `TreeEmpty`: 0, 0: every process of a contained child's tree has
 ///   exited (always after its `Exited`).
+/// - `Data`: the child fd (1, 2), the byte count: that many bytes of a
+///   `pipeAs: 'readable'` output, next in the batch's bytes
+///   (`outputs.rs`).
+/// - `OutputEnd`: the child fd, 0 or the errno (positive) of the read
+///   that failed: that output's end of stream; its fd is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(i32)]
 pub enum Kind {
@@ -34,11 +39,15 @@ pub enum Kind {
     Exited = 3,
     Pong = 4,
     TreeEmpty = 5,
+    Data = 6,
+    OutputEnd = 7,
 }
 
 #[derive(Default)]
 struct Queue {
     records: Vec<i32>,
+    /// The bytes of the `Data` records, in their order.
+    bytes: Vec<u8>,
     /// A wakeup is on its way and has not drained the queue yet.
     scheduled: bool,
     /// [`post_within`](Events::post_within) armed the coalescer's deadline
@@ -99,19 +108,24 @@ impl Events {
         }))
     }
 
-    /// Moves every queued record into `out` (on the JS thread) and returns
-    /// how many `i32`s it wrote; when they do not fit, takes nothing and
-    /// returns minus the length `out` needs. Once the queue is empty, the
-    /// next [`post`](Self::post) wakes the JS thread again.
-    pub fn take(&self, out: &mut [i32]) -> i64 {
+    /// Moves every queued record into `out` and their bytes into
+    /// `out_bytes` (on the JS thread) and returns how many `i32`s it wrote;
+    /// when they do not fit, takes nothing and returns minus the length
+    /// `out` needs (at most `out`'s length when only the bytes do not
+    /// fit). Once the queue is empty, the next [`post`](Self::post) wakes
+    /// the JS thread again.
+    pub fn take(&self, out: &mut [i32], out_bytes: &mut [u8]) -> i64 {
         let n = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             let n = queue.records.len();
-            if n > out.len() {
-                return -(n as i64);
+            if n > out.len() || queue.bytes.len() > out_bytes.len() {
+                return -(n.max(1) as i64);
             }
             out[..n].copy_from_slice(&queue.records);
             queue.records.clear();
+            let b = queue.bytes.len();
+            out_bytes[..b].copy_from_slice(&queue.bytes);
+            queue.bytes.clear();
             queue.scheduled = false;
             n
         };
@@ -128,14 +142,18 @@ impl Events {
     /// Queues one message and wakes the JS thread if it is not already
     /// about to drain the queue.
     pub fn post(&self, kind: Kind, id: u32, a: i32, b: i32) {
+        self.post_bytes(kind, id, a, b, &[]);
+    }
+
+    /// [`post`](Self::post) of a record with bytes (a `Data` record: `b`
+    /// is `bytes.len()`).
+    pub fn post_bytes(&self, kind: Kind, id: u32, a: i32, b: i32, bytes: &[u8]) {
         let within = DELIVERY_WITHIN_US.load(Ordering::Relaxed);
         if within > 0 {
             let count = DELIVERY_COUNT.load(Ordering::Relaxed) as usize;
-            return self.post_within(
-                kind,
-                id,
-                a,
-                b,
+            return self.post_within_bytes(
+                [kind as i32, id as i32, a, b],
+                bytes,
                 std::time::Duration::from_micros(u64::from(within)),
                 count,
             );
@@ -145,6 +163,7 @@ impl Events {
             queue
                 .records
                 .extend_from_slice(&[kind as i32, id as i32, a, b]);
+            queue.bytes.extend_from_slice(bytes);
             !std::mem::replace(&mut queue.scheduled, true)
         };
         if wake {
@@ -191,11 +210,20 @@ impl Events {
         within: std::time::Duration,
         count: usize,
     ) {
+        self.post_within_bytes([kind as i32, id as i32, a, b], &[], within, count);
+    }
+
+    fn post_within_bytes(
+        &self,
+        record: [i32; 4],
+        bytes: &[u8],
+        within: std::time::Duration,
+        count: usize,
+    ) {
         let (wake, arm) = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            queue
-                .records
-                .extend_from_slice(&[kind as i32, id as i32, a, b]);
+            queue.records.extend_from_slice(&record);
+            queue.bytes.extend_from_slice(bytes);
             if queue.scheduled {
                 (false, false)
             } else if queue.records.len() >= 4 * count.max(1) {

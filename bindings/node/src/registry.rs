@@ -173,6 +173,7 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>
             } else {
                 events.post(Kind::Spawned, id, pid, 0);
             }
+            crate::outputs::watch(id);
             crate::waiter::watch(id, pidfd);
         }
         Outcome::Failed(errno) => {
@@ -236,6 +237,8 @@ pub fn reap(id: u32) -> bool {
         (None, Some(child))
     };
     drop(entries);
+    // What its `pipeAs: 'readable'` outputs hold goes out before the exit.
+    crate::outputs::at_exit(id);
     // JS may see the exit before the pidfd below is closed.
     let after = crate::AfterWork::begin();
     crate::trace::stamp(id, crate::trace::Step::ExitPosted);

@@ -12,7 +12,7 @@
 //! | --- | --- |
 //! | 0 | argc |
 //! | 1 | envc, or -1 for the process's environment (a snapshot taken on the JS thread) |
-//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own) |
+//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own), 32 readable outputs (`pipeAs: 'readable'`: the parent's ends of piped fds 1 and 2 stay native, `outputs.rs`, and their slots get -1) |
 //! | 3, 4 | uid, gid |
 //! | 5 | nfds: how many child fds follow |
 //! | 6 + 2i, 7 + 2i | child fd i: kind ([`PIPE`], [`IGNORE`], [`INHERIT`], [`FD`]) and its argument |
@@ -50,6 +50,7 @@ const FLAG_DETACHED: i32 = 2;
 const FLAG_UID: i32 = 4;
 const FLAG_GID: i32 = 8;
 const FLAG_CONTAIN: i32 = 16;
+const FLAG_READABLE: i32 = 32;
 const HEADER: usize = 6;
 
 fn invalid(what: &str) -> io::Error {
@@ -85,9 +86,18 @@ pub struct Request {
     uid: u32,
     gid: u32,
     fds: Vec<(usize, Source)>,
+    /// The parent's ends of piped fds 1 and 2 with `FLAG_READABLE`, by
+    /// child fd: read natively (`outputs.rs`).
+    outputs: Vec<(usize, OwnedFd)>,
 }
 
 impl Request {
+    /// The parent's ends kept native (`FLAG_READABLE`), taken out of the
+    /// request: registered once the child runs, closed if it failed.
+    pub fn take_outputs(&mut self) -> Vec<(usize, OwnedFd)> {
+        std::mem::take(&mut self.outputs)
+    }
+
     /// On the spawner thread: the command. Inherited stdio fds are mapped
     /// as duplicates made here rather than left in place, because Node's
     /// own stdio fds are close-on-exec and, as with libuv, the child must
@@ -237,12 +247,19 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         fds.push((i, source));
     }
     let mut pairs = take_pairs(pipes)?;
+    let readable = flags & FLAG_READABLE != 0;
+    let mut outputs = Vec::new();
     let fds = fds
         .into_iter()
         .map(|(i, source)| {
             let source = source.unwrap_or_else(|| {
                 let (parent, child) = pairs.pop().expect("one socketpair per pipe");
-                io[HEADER + 2 * i + 1] = parent.into_raw_fd();
+                if readable && (i == 1 || i == 2) {
+                    io[HEADER + 2 * i + 1] = -1;
+                    outputs.push((i, parent));
+                } else {
+                    io[HEADER + 2 * i + 1] = parent.into_raw_fd();
+                }
                 Source::Fd(child)
             });
             (i, source)
@@ -257,6 +274,7 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         uid: io[3] as u32,
         gid: io[4] as u32,
         fds,
+        outputs,
     })
 }
 
