@@ -180,6 +180,20 @@ export function spawn(command: string, options: SpawnOptions): ChildProcess;
 export function spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
 
 /** Runs a Node module in a new Node process with an IPC channel, started without fork(). */
+/** The coalesced delivery of `setDelivery()`: `within` µs (0: off), `count` records. */
+export interface DeliveryOptions {
+  within?: number | undefined;
+  count?: number | undefined;
+}
+
+/**
+ * fastspawn only, process-wide: while other children of the process run,
+ * a child's events may come up to `within` µs late (at most 100,000; 0,
+ * the default, turns it off), or once `count` records wait (default 64);
+ * a lone child's are not delayed. Returns the previous setting.
+ */
+export function setDelivery(options: DeliveryOptions): Required<DeliveryOptions>;
+
 export function fork(modulePath: string | URL, options?: ForkOptions): ChildProcess;
 export function fork(modulePath: string | URL, args?: readonly string[], options?: ForkOptions): ChildProcess;
 

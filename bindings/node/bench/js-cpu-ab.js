@@ -10,7 +10,8 @@
 // bindings/node/package.json | tar -x -C /tmp/base`, then
 // /tmp/base/bindings/node), or `node` for node:child_process. Every
 // package side loads the addon of this checkout (FASTSPAWN_NODE_ADDON,
-// unless set), so only the JavaScript differs.
+// unless set), so only the JavaScript differs; a side DIR@ADDON loads the
+// addon ADDON instead (a native A/B: a base build copied aside).
 // Each round runs every side and stdio in its own Node process, in turn;
 // a process warms up 300 cycles, then reads its main thread's schedstat
 // (ns on CPU, ns waiting to run) and the wall clock around N cycles of
@@ -84,7 +85,14 @@ console.log(`${new Date().toISOString()} load ${os.loadavg()[0].toFixed(2)}; ${N
 for (let r = 0; r < ROUNDS; r++) {
   for (const stdio of STDIO) {
     for (const side of sides) {
-      const out = execFileSync(process.execPath, [__filename, '--child', side, stdio, String(N), NOOP, path.join(PEERS, 'echo')], { env, encoding: 'utf8' });
+      // DIR@ADDON: that side loads that build of the addon (an A/B of a
+      // native change: a base build copied aside).
+      const [dir, addonPath] = side.split('@');
+      const sideEnv = addonPath ? { ...env, FASTSPAWN_NODE_ADDON: path.resolve(addonPath) } : env;
+      const out = execFileSync(process.execPath, [__filename, '--child', dir, stdio, String(N), NOOP, path.join(PEERS, 'echo')], {
+        env: sideEnv,
+        encoding: 'utf8',
+      });
       results.get(`${side} ${stdio}`).push(JSON.parse(out));
     }
   }

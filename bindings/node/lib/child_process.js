@@ -22,7 +22,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, closeFd, drainFds, hold, readers, retiredTaken } = require('./native');
+const { addon, children, closeFd, collectSoon, delivery, drainFds, hold, readers, retiredTaken } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -1039,8 +1039,9 @@ class ChildProcess extends EventEmitter {
     if (options.contain != null) errors.validateBoolean(options.contain, 'options.contain');
     if (options.contain) flags |= FLAG_CONTAIN;
     this._contained = !!options.contain;
-    validatePipeAs(options.pipeAs);
-    const readable = options.pipeAs === 'readable';
+    const pipeAs = options.pipeAs;
+    if (pipeAs !== undefined) validatePipeAs(pipeAs);
+    const readable = pipeAs === 'readable';
     if (readable) flags |= FLAG_READABLE;
     if (options.uid != null) {
       flags |= FLAG_UID;
@@ -1080,6 +1081,9 @@ class ChildProcess extends EventEmitter {
     }
 
     retiredTaken();
+    // Coalesced delivery: records of other children wait (io[0], set by
+    // the addon): taken at the end of this macrotask.
+    if (delivery.on && io[0] === 1) collectSoon();
     this._id = id;
     children.set(id, this);
     // Ref'd (keeping the loop alive) by the native side until its end.
@@ -1431,8 +1435,34 @@ function spawn(file, args, options) {
   return child;
 }
 
+// setDelivery({ within, count }): coalesced delivery of the children's
+// events, process-wide (README, "setDelivery"). `within`: µs a record may
+// wait while other children of the process run (0: off, the default; at
+// most 100,000); `count`: it waits no longer once that many records wait
+// (default 64). Returns the previous setting.
+function setDelivery(options) {
+  errors.validateObject(options, 'options');
+  let within = 0;
+  let count = 64;
+  if (Object.hasOwn(options, 'within') && options.within !== undefined) within = options.within;
+  if (Object.hasOwn(options, 'count') && options.count !== undefined) count = options.count;
+  if (typeof within !== 'number') throw errors.invalidArgType('options.within', 'number', within);
+  if (!Number.isInteger(within) || within < 0 || within > 100000) {
+    throw errors.outOfRange('options.within', 'an integer >= 0 && <= 100000', within);
+  }
+  if (typeof count !== 'number') throw errors.invalidArgType('options.count', 'number', count);
+  if (!Number.isInteger(count) || count < 1 || count > 2 ** 31 - 1) {
+    throw errors.outOfRange('options.count', 'an integer >= 1 && <= 2147483647', count);
+  }
+  const [previousWithin, previousCount] = addon.eventDelivery();
+  addon.setEventDelivery(within, count);
+  delivery.on = within > 0;
+  return { within: previousWithin, count: previousCount };
+}
+
 module.exports = {
   pipeHandleClass,
+  setDelivery,
   ChildProcess,
   maybeClose,
   spawn,

@@ -93,12 +93,17 @@ let bytes = Buffer.allocUnsafe(64 * 1024);
 // than the last try said; it must not give up, since a take that fails
 // leaves the queue's wake-up pending and the native side then wakes this
 // thread no more.
+// Without readable outputs open no bytes are expected and none is passed
+// (one argument less to convert per batch); a try that finds bytes anyway
+// (records of an output closed meanwhile) passes it on the next try.
 function takeAll(take, buf) {
+  let withBytes = readers.size > 0;
   for (;;) {
-    const n = take(buf, bytes);
+    const n = withBytes ? take(buf, bytes) : take(buf);
     if (n >= 0) return [n, buf];
     if (-n > buf.length) buf = new Int32Array(Math.max(-n, 2 * buf.length));
-    else bytes = Buffer.allocUnsafe(2 * bytes.length);
+    else if (withBytes) bytes = Buffer.allocUnsafe(2 * bytes.length);
+    else withBytes = true;
   }
 }
 
@@ -164,6 +169,25 @@ function onEvents() {
 
 addon.init(onEvents);
 
+// Coalesced delivery (setDelivery, README "setDelivery"): whether it is on
+// as this thread set it, and the take that a spawn() schedules when
+// records of other children wait (src/lib.rs spawn: io[0]), so that they
+// are delivered at the end of the current macrotask instead of at the
+// coalesced wake-up (never inside spawn() itself).
+const delivery = { on: false };
+let collectQueued = false;
+
+function collectQueuedEvents() {
+  collectQueued = false;
+  onEvents();
+}
+
+function collectSoon() {
+  if (collectQueued) return;
+  collectQueued = true;
+  queueMicrotask(collectQueuedEvents);
+}
+
 // The parent's ends of pipes that JS gives up (closeFd, and drainFds at
 // their end of stream) are closed off the path from a child's exit to the
 // next spawn: by the spawner thread of this thread's next spawn, after its
@@ -210,6 +234,8 @@ function drainFds(fd0, fd1, fd2) {
 module.exports = {
   addon,
   children,
+  collectSoon,
+  delivery,
   readers,
   closeFd,
   drainFds,

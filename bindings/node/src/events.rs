@@ -9,11 +9,13 @@
 //! `Int32Array` over a new external buffer cost ~6 µs per batch on the JS
 //! thread: `node::Buffer::New`, its prototype change, a weak handle).
 //!
-//! For the benchmarks only, the wake-up can also be held back until
-//! enough records wait or a deadline passes (`post_within`, `set_delivery`;
-//! one coalescer thread keeps the deadlines).
+//! With coalesced delivery on (`setDelivery`, [`set_delivery`]; off by
+//! default) the wake-up is held back while other children of the process
+//! run, until enough records wait or a deadline passes (one coalescer
+//! thread keeps the deadlines); the benchmarks' pings use the same
+//! (`post_within`).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::Function;
@@ -66,20 +68,54 @@ pub struct Events {
     me: std::sync::Weak<Events>,
 }
 
-/// The benchmarks' coalesced delivery of every record ([`set_delivery`]):
-/// 0 µs (the default) wakes the JS thread at the first record after it
-/// took the last.
+/// Coalesced delivery (`setDelivery` in JS, [`set_delivery`]): 0 µs (the
+/// default) wakes the JS thread at the first record after it took the
+/// last. Otherwise a child's record wakes it at once only while no other
+/// child of the process runs ([`RUNNING`]); else it waits until `count`
+/// records wait or `within` µs passed since the first of them (the
+/// coalescer thread's deadline), or JS takes them first.
 static DELIVERY_WITHIN_US: AtomicU32 = AtomicU32::new(0);
-static DELIVERY_COUNT: AtomicU32 = AtomicU32::new(1);
+static DELIVERY_COUNT: AtomicU32 = AtomicU32::new(64);
 
-/// Makes [`Events::post`] wake the JS thread only once `count` records
-/// wait or `within` µs after the first (as `post_within`), for every
-/// record of every child: a measurement of a design that answers many
-/// exits per wake-up (`setEventDelivery`, README session 12), not a
-/// setting for programs: it delays every event by up to `within`.
+/// Children of this process spawned (queued included) and not yet
+/// reported ended (`Exited` or `Failed` posted): whether "other children
+/// run" for the coalesced delivery.
+pub static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// What the coalesced delivery did, for the tests: records posted that
+/// woke JS at once because no other child ran, records held, wake-ups at a
+/// deadline.
+static AT_ONCE: AtomicU64 = AtomicU64::new(0);
+static HELD: AtomicU64 = AtomicU64::new(0);
+static DEADLINES: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the coalesced delivery (`within` µs, at most 100,000; 0: off) and
+/// its `count` (at least 1) for every JS thread of the process.
 pub fn set_delivery(within: u32, count: u32) {
     DELIVERY_WITHIN_US.store(within.min(100_000), Ordering::Relaxed);
     DELIVERY_COUNT.store(count.max(1), Ordering::Relaxed);
+}
+
+/// `[within µs, count]` as set.
+pub fn delivery() -> [u32; 2] {
+    [
+        DELIVERY_WITHIN_US.load(Ordering::Relaxed),
+        DELIVERY_COUNT.load(Ordering::Relaxed),
+    ]
+}
+
+/// `[at once, held, deadline wake-ups]` so far.
+pub fn delivery_stats() -> [u64; 3] {
+    [
+        AT_ONCE.load(Ordering::Relaxed),
+        HELD.load(Ordering::Relaxed),
+        DEADLINES.load(Ordering::Relaxed),
+    ]
+}
+
+/// Whether coalesced delivery is on.
+pub fn coalescing() -> bool {
+    DELIVERY_WITHIN_US.load(Ordering::Relaxed) > 0
 }
 
 impl Events {
@@ -149,8 +185,21 @@ impl Events {
     /// is `bytes.len()`).
     pub fn post_bytes(&self, kind: Kind, id: u32, a: i32, b: i32, bytes: &[u8]) {
         let within = DELIVERY_WITHIN_US.load(Ordering::Relaxed);
-        if within > 0 {
-            let count = DELIVERY_COUNT.load(Ordering::Relaxed) as usize;
+        if within > 0 && kind != Kind::Pong {
+            // The other children running: for a record of a child that
+            // still runs (its spawn, its output), itself is not one; its
+            // exit or failure was counted out before it was posted.
+            let running = RUNNING.load(Ordering::Relaxed);
+            let others = match kind {
+                Kind::Spawned | Kind::Data | Kind::OutputEnd => running.saturating_sub(1),
+                _ => running,
+            };
+            let count = if others == 0 {
+                AT_ONCE.fetch_add(1, Ordering::Relaxed);
+                1
+            } else {
+                DELIVERY_COUNT.load(Ordering::Relaxed) as usize
+            };
             return self.post_within_bytes(
                 [kind as i32, id as i32, a, b],
                 bytes,
@@ -185,7 +234,8 @@ impl Events {
 
     /// Wakes the JS thread for what [`queue`](Self::queue) left, unless a
     /// wake-up is already on its way.
-    pub fn flush(&self) {
+    /// Returns whether it woke it.
+    pub fn flush(&self) -> bool {
         let wake = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             !queue.records.is_empty() && !std::mem::replace(&mut queue.scheduled, true)
@@ -193,6 +243,7 @@ impl Events {
         if wake {
             let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
         }
+        wake
     }
 
     /// Queues one message and wakes the JS thread only once `count`
@@ -230,6 +281,7 @@ impl Events {
                 queue.scheduled = true;
                 (true, false)
             } else {
+                HELD.fetch_add(1, Ordering::Relaxed);
                 (false, !std::mem::replace(&mut queue.armed, true))
             }
         };
@@ -245,7 +297,16 @@ impl Events {
     /// for what waits, if anything does and no wake-up is on its way.
     fn deadline(&self) {
         self.queue.lock().unwrap_or_else(|e| e.into_inner()).armed = false;
-        self.flush();
+        if self.flush() {
+            DEADLINES.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether records wait with no wake-up on its way (JS may take them
+    /// now instead of waiting for the coalesced wake-up).
+    pub fn waiting(&self) -> bool {
+        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        !queue.scheduled && !queue.records.is_empty()
     }
 
     /// Whether the channel keeps the event loop alive (call on the JS thread).

@@ -203,6 +203,7 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         },
     };
     let id = registry::next_id();
+    events::RUNNING.fetch_add(1, Ordering::Relaxed);
     LIVE.with(|live| live.borrow_mut().insert(id, true));
     adjust_refs(&env, &events, 1)?;
     let pending = registry::Pending::new(id, Arc::clone(&events));
@@ -252,6 +253,12 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         request::refill();
         drop(retired);
     });
+    // Coalesced delivery: tell JS whether records of other children wait
+    // with no wake-up on its way (io[0], read by JS after the call), so
+    // that it takes them now rather than at the coalesced wake-up.
+    if events::coalescing() {
+        io[0] = i32::from(events.waiting());
+    }
     Ok(i64::from(id))
 }
 
@@ -615,13 +622,26 @@ pub fn set_ping_delivery(within: u32, count: u32) {
     PING_COUNT.store(count, Ordering::Relaxed);
 }
 
-/// Coalesces the delivery of every record to JS (`events::set_delivery`):
-/// wake the JS thread once `count` records wait or `within` µs after the
-/// first (0 µs, the default: at the first). For the benchmarks only
-/// (README session 12): it delays every event by up to `within`.
+/// Coalesced delivery of the children's records (`events::set_delivery`;
+/// `setDelivery()` in JS): while other children of the process run, a
+/// record waits until `count` records wait or `within` µs passed since
+/// the first (0 µs, the default: every record wakes JS at once).
 #[napi]
 pub fn set_event_delivery(within: u32, count: u32) {
     events::set_delivery(within, count);
+}
+
+/// `[within µs, count]` of the coalesced delivery.
+#[napi]
+pub fn event_delivery() -> Vec<u32> {
+    events::delivery().to_vec()
+}
+
+/// For the tests: `[records that woke JS at once (no other child ran),
+/// records held, wake-ups at a deadline]` under coalesced delivery.
+#[napi]
+pub fn delivery_stats() -> Vec<f64> {
+    events::delivery_stats().iter().map(|&n| n as f64).collect()
 }
 
 /// `[µs per spawn + wait, µs per spawn alone]` of `path` (no arguments,

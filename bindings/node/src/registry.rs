@@ -177,6 +177,7 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>
             crate::waiter::watch(id, pidfd);
         }
         Outcome::Failed(errno) => {
+            crate::events::RUNNING.fetch_sub(1, Ordering::Relaxed);
             insert_and_wake(
                 id,
                 Entry {
@@ -242,6 +243,7 @@ pub fn reap(id: u32) -> bool {
     // JS may see the exit before the pidfd below is closed.
     let after = crate::AfterWork::begin();
     crate::trace::stamp(id, crate::trace::Step::ExitPosted);
+    crate::events::RUNNING.fetch_sub(1, Ordering::Relaxed);
     events.post(Kind::Exited, id, code, signal);
     drop(done);
     drop(after);
