@@ -22,7 +22,10 @@
 //
 //   node bench/http-ab.js [--workload echo|cat] [--rounds 5] [--n 5000] [--threads] [--perf] SIDE...
 //
-// SIDE: node-fastspawn, exit-readable (bench/http-exit-readable.js),
+// SIDE: node-fastspawn, node-fastspawn-tuned (bench/http/node/fastspawn-tuned.mjs:
+// the package's opt-ins pipeAs: 'readable' and setDelivery({ within: 5000 }),
+// and each alone: node-fastspawn-tuned:readable-only, :delivery-only;
+// :rust-stdio, the child's stdio as the Rust servers give it), exit-readable (bench/http-exit-readable.js),
 // exit-readable-ignore (the same with stdin and stderr 'ignore'),
 // exit-readable:within=5000,count=60,poll (the package's events coalesced:
 // README session 12),
@@ -82,6 +85,24 @@ function command(side, port) {
   switch (side) {
     case "node-fastspawn":
       return node(path.join(servers, "baseline.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
+    case "node-fastspawn-tuned":
+      return node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
+    // The tuned server's opt-ins one at a time.
+    case "node-fastspawn-tuned:readable-only":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { DELIVERY_WITHIN: "0" },
+      ];
+    case "node-fastspawn-tuned:rust-stdio":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { STDIO: "rust" },
+      ];
+    case "node-fastspawn-tuned:delivery-only":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { PIPE_AS: "socket" },
+      ];
     case "node-no-spawn-stream":
       return node(path.join(servers, "no-spawn-stream.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
     case "node-no-spawn-readable":
