@@ -26,6 +26,12 @@ if (process.env.STDIO === "rust") options.stdio = ["ignore", "pipe", "inherit"];
 const within = Number(process.env.DELIVERY_WITHIN ?? 5000);
 const count = Number(process.env.DELIVERY_COUNT ?? 64);
 fastspawn.setDelivery({ within, count });
+// A measurement only (session 13): the addon's socketpair reserve resized
+// (an internal knob, not an option of the package).
+if (process.env.SOCKETPAIR_RESERVE) {
+  const { createRequire } = await import("node:module");
+  createRequire(import.meta.url)(`${cfg.spawnModule}/lib/native`).addon.setSocketpairReserve(Number(process.env.SOCKETPAIR_RESERVE));
+}
 
 http
   .createServer((req, res) => {

@@ -98,6 +98,11 @@ function command(side, port) {
         ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
         { STDIO: "rust" },
       ];
+    case "node-fastspawn-tuned:reserve=48":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { SOCKETPAIR_RESERVE: "48" },
+      ];
     case "node-fastspawn-tuned:delivery-only":
       return [
         ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),

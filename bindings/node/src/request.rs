@@ -246,8 +246,11 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         };
         fds.push((i, source));
     }
-    let mut pairs = take_pairs(pipes)?;
     let readable = flags & FLAG_READABLE != 0;
+    let (mut pairs, made) = take_pairs(pipes)?;
+    if readable && made > 0 {
+        grow_reserve(made);
+    }
     let mut outputs = Vec::new();
     let fds = fds
         .into_iter()
@@ -281,7 +284,8 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
 /// Socketpairs made ahead of time by the spawner threads ([`refill`]), so
 /// that a spawn with piped stdio does not make them on the JS thread (three
 /// `socketpair` calls, ~15 µs each with their closes). At most
-/// [`reserve_size`] (6 unless a benchmark changed it); close-on-exec, so no child of any spawner inherits
+/// [`reserve_size`] (6 unless a benchmark changed it or `pipeAs: 'readable'` spawns grew
+/// it, [`grow_reserve`]); close-on-exec, so no child of any spawner inherits
 /// them (fastspawn's children get only their mapped fds anyway); they live
 /// until the process exits. The lock is never held across a system call.
 static RESERVE: Mutex<Vec<(OwnedFd, OwnedFd)>> = Mutex::new(Vec::new());
@@ -323,17 +327,34 @@ fn new_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     )?)
 }
 
-/// `n` socketpairs: from the reserve while it has some, else made now. On
-/// failure (EMFILE...) those taken go back to the reserve.
-fn take_pairs(n: usize) -> io::Result<Vec<(OwnedFd, OwnedFd)>> {
+/// The most a `pipeAs: 'readable'` spawn grows the reserve to
+/// ([`grow_reserve`]).
+const GROWN_RESERVE: usize = 48;
+
+/// A `pipeAs: 'readable'` spawn found the reserve short by `made` pairs
+/// (it made them on the JS thread): the spawner threads keep `2 * made`
+/// more from now on, up to [`GROWN_RESERVE`] pairs. Only that opt-in grows
+/// it (a server spawning many such children at once); the default size
+/// stays 6 otherwise.
+fn grow_reserve(made: usize) {
+    let _ = RESERVE_SIZE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |size| {
+        (size < GROWN_RESERVE).then(|| (size + 2 * made).min(GROWN_RESERVE))
+    });
+}
+
+/// `n` socketpairs: from the reserve while it has some, else made now
+/// (how many were made is the second value). On failure (EMFILE...) those
+/// taken go back to the reserve.
+fn take_pairs(n: usize) -> io::Result<(Vec<(OwnedFd, OwnedFd)>, usize)> {
     if n == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let mut pairs = {
         let mut reserve = reserve();
         let keep = reserve.len().saturating_sub(n);
         reserve.split_off(keep)
     };
+    let made = n - pairs.len();
     while pairs.len() < n {
         match new_pair() {
             Ok(pair) => pairs.push(pair),
@@ -343,7 +364,7 @@ fn take_pairs(n: usize) -> io::Result<Vec<(OwnedFd, OwnedFd)>> {
             }
         }
     }
-    Ok(pairs)
+    Ok((pairs, made))
 }
 
 /// Puts unused pairs back, up to the reserve's size; the rest are closed
@@ -413,7 +434,7 @@ pub fn refill() -> usize {
 /// whose other end got `data` and was closed, as a child's stdout that
 /// wrote `data` and exited (no process involved).
 pub fn output_fd(data: &[u8]) -> io::Result<RawFd> {
-    let (parent, child) = take_pairs(1)?.pop().expect("one pair");
+    let (parent, child) = take_pairs(1)?.0.pop().expect("one pair");
     rustix::io::write(&child, data)?;
     Ok(parent.into_raw_fd())
 }
