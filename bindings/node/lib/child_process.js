@@ -143,6 +143,17 @@ class OutputRecord {
   }
 }
 
+// A child's outputs read natively (pipeAs: 'readable'): the records of
+// outputs 1 and 2 (OutputRecord), and which of them (bits 1, 2) have no
+// stream yet and were not flushed after the exit.
+class ReadableOutputs {
+  constructor() {
+    this.r1 = null;
+    this.r2 = null;
+    this.lazy = 0;
+  }
+}
+
 // child.stdout / child.stderr with pipeAs: 'readable': a plain Readable fed
 // by the native side's reads (no handle, no fd).
 class ChildOutput extends Readable {
@@ -532,7 +543,7 @@ function flushStdio(child) {
 // still open, or a stream in child.stdio (read without making a lazy one).
 // With 'ignore' or 'inherit' there is none, and the exit saves a tick.
 function hasStdio(child) {
-  if (child._fd1 >= 0 || child._fd2 >= 0 || child._rlazy !== 0) return true;
+  if (child._fd1 >= 0 || child._fd2 >= 0 || (child._ro !== null && child._ro.lazy !== 0)) return true;
   const stdio = stdioOf(child);
   if (stdio == null) return false;
   for (let i = 0; i < stdio.length; i++) {
@@ -549,7 +560,7 @@ function onlyLazyEnds(child) {
     child._stdioLazy &&
     child._out1 === null &&
     child._out2 === null &&
-    (child._fd1 >= 0 || child._fd2 >= 0 || child._rlazy !== 0)
+    (child._fd1 >= 0 || child._fd2 >= 0 || (child._ro !== null && child._ro.lazy !== 0))
   );
 }
 
@@ -784,12 +795,9 @@ class ChildProcess extends EventEmitter {
     // still the lazy accessor.
     this._pipedMask = 0;
     this._stdioLazy = false;
-    // pipeAs: 'readable': the records of outputs 1 and 2 (OutputRecord),
-    // and which of them (bits 1, 2) have no stream yet and were not
-    // flushed after the exit.
-    this._r1 = null;
-    this._r2 = null;
-    this._rlazy = 0;
+    // pipeAs: 'readable': its outputs (ReadableOutputs; null without
+    // them, so that the default path checks one field).
+    this._ro = null;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
@@ -813,8 +821,10 @@ class ChildProcess extends EventEmitter {
 
   // child.stdout (1) or child.stderr (2), made when first asked for.
   _output(i) {
-    const record = i === 1 ? this._r1 : this._r2;
-    if (record !== null) return this._readableOutput(record);
+    if (this._ro !== null) {
+      const record = i === 1 ? this._ro.r1 : this._ro.r2;
+      if (record !== null) return this._readableOutput(record);
+    }
     const fd = i === 1 ? this._fd1 : this._fd2;
     if (fd === -1) return i === 1 ? this._out1 : this._out2;
     let stream;
@@ -839,7 +849,7 @@ class ChildProcess extends EventEmitter {
   // drained; at its end of stream it is closed (and counts for 'close'),
   // else it gets a stream that reads it to its end.
   _drainLazy() {
-    if (this._rlazy !== 0) this._flushReadable();
+    if (this._ro !== null && this._ro.lazy !== 0) this._flushReadable();
     const fd0 = this._stdinGivenUp;
     const fd1 = this._fd1 >= 0 ? this._fd1 : -1;
     const fd2 = this._fd2 >= 0 ? this._fd2 : -1;
@@ -862,9 +872,11 @@ class ChildProcess extends EventEmitter {
   _setupReadable(i) {
     this._closesNeeded++;
     const record = new OutputRecord(i);
-    if (i === 1) this._r1 = record;
-    else this._r2 = record;
-    this._rlazy |= 1 << i;
+    if (this._ro === null) this._ro = new ReadableOutputs();
+    const ro = this._ro;
+    if (i === 1) ro.r1 = record;
+    else ro.r2 = record;
+    ro.lazy |= 1 << i;
     readers.set(this._id, this);
   }
 
@@ -874,7 +886,7 @@ class ChildProcess extends EventEmitter {
     if (record.stream !== null) return record.stream;
     const stream = new ChildOutput(this, record);
     record.stream = stream;
-    this._rlazy &= ~(1 << record.index);
+    this._ro.lazy &= ~(1 << record.index);
     if (record.index === 1) this._out1 = stream;
     else this._out2 = stream;
     stream.on('close', () => this._countOutput(record));
@@ -889,7 +901,7 @@ class ChildProcess extends EventEmitter {
   }
 
   _onOutputData(i, chunk) {
-    const record = i === 1 ? this._r1 : this._r2;
+    const record = i === 1 ? this._ro.r1 : this._ro.r2;
     if (record === null || !record.open) return;
     record.received += chunk.length;
     if (record.stream !== null) record.stream.push(chunk);
@@ -902,7 +914,7 @@ class ChildProcess extends EventEmitter {
   }
 
   _onOutputEnd(i, errno) {
-    const record = i === 1 ? this._r1 : this._r2;
+    const record = i === 1 ? this._ro.r1 : this._ro.r2;
     if (record === null || !record.open) return;
     this._outputGone(record);
     if (record.stream !== null) {
@@ -919,7 +931,7 @@ class ChildProcess extends EventEmitter {
       record.holding = false;
       hold(-1);
     }
-    const other = record.index === 1 ? this._r2 : this._r1;
+    const other = record.index === 1 ? this._ro.r2 : this._ro.r1;
     if (other === null || !other.open) readers.delete(this._id);
   }
 
@@ -942,8 +954,8 @@ class ChildProcess extends EventEmitter {
   // they held is discarded, and they count for 'close' at their end.
   _flushReadable() {
     for (let i = 1; i <= 2; i++) {
-      if ((this._rlazy & (1 << i)) === 0) continue;
-      const record = i === 1 ? this._r1 : this._r2;
+      if ((this._ro.lazy & (1 << i)) === 0) continue;
+      const record = i === 1 ? this._ro.r1 : this._ro.r2;
       record.held = null;
       if (record.ended || !record.open) this._countOutput(record);
       else if (record.received >= OUTPUT_HWM) {
@@ -951,13 +963,13 @@ class ChildProcess extends EventEmitter {
         addon.outputGrant(this._id, i);
       }
     }
-    this._rlazy = 0;
+    this._ro.lazy = 0;
   }
 
   // At the exit: an output still open keeps the loop alive until its end
   // (a grandchild holds it), as Node's socket does.
   _holdOpenOutputs() {
-    for (const record of [this._r1, this._r2]) {
+    for (const record of [this._ro.r1, this._ro.r2]) {
       if (record === null || !record.open || record.holding) continue;
       record.holding = true;
       hold(1);
@@ -967,12 +979,12 @@ class ChildProcess extends EventEmitter {
   // A failed spawn: the native side closed the ends; outputs without a
   // stream count for 'close' in a later turn of the loop, as _closeLazy's.
   _failReadable() {
-    for (const record of [this._r1, this._r2]) {
+    for (const record of [this._ro.r1, this._ro.r2]) {
       if (record === null || !record.open) continue;
       this._outputGone(record);
       if (record.stream === null) {
         record.held = null;
-        this._rlazy &= ~(1 << record.index);
+        this._ro.lazy &= ~(1 << record.index);
         record.counted = true;
         if (!this._noStdio) setImmediate(maybeClose, this);
       } else {
@@ -1156,9 +1168,9 @@ class ChildProcess extends EventEmitter {
     }
     if (stdinPiped) Object.defineProperty(this, 'stdin', stdinProperty);
     else this.stdin = null;
-    if (this._fd1 !== -1 || this._r1 !== null) Object.defineProperty(this, 'stdout', stdoutProperty);
+    if (this._fd1 !== -1 || (this._ro !== null && this._ro.r1 !== null)) Object.defineProperty(this, 'stdout', stdoutProperty);
     else this.stdout = null;
-    if (this._fd2 !== -1 || this._r2 !== null) Object.defineProperty(this, 'stderr', stderrProperty);
+    if (this._fd2 !== -1 || (this._ro !== null && this._ro.r2 !== null)) Object.defineProperty(this, 'stderr', stderrProperty);
     else this.stderr = null;
     this.stdio = stdio;
     if (ipc !== -1) {
@@ -1257,14 +1269,14 @@ class ChildProcess extends EventEmitter {
     // ENFILE Node has made no streams: 'close' follows 'error' at once.
     this._closeStdin();
     if (NO_STDIO_ERRORS.has(code)) this._noStdio = true;
-    this._failReadable();
+    if (this._ro !== null) this._failReadable();
     this._closeLazy(1);
     this._closeLazy(2);
     const stdio = stdioOf(this);
     if (stdio) {
       for (let i = 1; i < stdio.length; i++) {
         if ((i === 1 && this._fd1 === -2) || (i === 2 && this._fd2 === -2)) continue;
-        if ((i === 1 && this._r1 !== null) || (i === 2 && this._r2 !== null)) continue;
+        if (this._ro !== null && ((i === 1 && this._ro.r1 !== null) || (i === 2 && this._ro.r2 !== null))) continue;
         if (stdio[i]) stdio[i].destroy();
       }
     }
@@ -1298,7 +1310,7 @@ class ChildProcess extends EventEmitter {
     // Queued before the 'exit' listeners run, so that it comes before
     // their promise reactions, as Node's tick does; run only if they all
     // returned (a throwing listener skips it, as it skips Node's tick).
-    if (this._r1 !== null || this._r2 !== null) this._holdOpenOutputs();
+    if (this._ro !== null) this._holdOpenOutputs();
     const lazy = onlyLazyEnds(this);
     if (lazy) resolved.then(() => drainLazyEnds(this));
     this.emit('exit', this.exitCode, this.signalCode);

@@ -136,17 +136,10 @@ function onEvents() {
   for (let i = 0; i < n; i += 4) {
     const id = batch[i + 1] >>> 0;
     const kind = batch[i];
-    if (kind === DATA) {
-      const length = batch[i + 3];
-      const reader = readers.get(id);
-      // A copy: `bytes` is reused by the next batch.
-      if (reader !== undefined) reader._onOutputData(batch[i + 2], Buffer.from(bytes.subarray(offset, offset + length)));
-      offset += length;
-      continue;
-    }
-    if (kind === OUTPUT_END) {
-      const reader = readers.get(id);
-      if (reader !== undefined) reader._onOutputEnd(batch[i + 2], batch[i + 3]);
+    // pipeAs: 'readable' outputs' records (DATA, OUTPUT_END: the highest
+    // kinds, one comparison on the default path).
+    if (kind >= DATA) {
+      offset = onOutputRecord(batch, i, id, kind, offset);
       continue;
     }
     const child = children.get(id);
@@ -165,6 +158,20 @@ function onEvents() {
       child._onTreeEmpty();
     }
   }
+}
+
+// A DATA or OUTPUT_END record at `i` of `batch`; returns the offset of
+// the next DATA record's bytes in `bytes`.
+function onOutputRecord(batch, i, id, kind, offset) {
+  const reader = readers.get(id);
+  if (kind === DATA) {
+    const length = batch[i + 3];
+    // A copy: `bytes` is reused by the next batch.
+    if (reader !== undefined) reader._onOutputData(batch[i + 2], Buffer.from(bytes.subarray(offset, offset + length)));
+    return offset + length;
+  }
+  if (kind === OUTPUT_END && reader !== undefined) reader._onOutputEnd(batch[i + 2], batch[i + 3]);
+  return offset;
 }
 
 addon.init(onEvents);

@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 use std::os::fd::{AsFd, OwnedFd};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 
 use rustix::net::RecvFlags;
@@ -51,6 +52,11 @@ struct Output {
 /// Open outputs by key ([`key`]).
 static OUTPUTS: LazyLock<Mutex<HashMap<u64, Arc<Output>>>> = LazyLock::new(Default::default);
 
+/// How many outputs [`register`] recorded and [`read_ready`] / [`close`]
+/// have not removed: while 0 (no `pipeAs: 'readable'` child, the default)
+/// [`watch`] and [`at_exit`] return without taking the map's lock.
+static REGISTERED: AtomicUsize = AtomicUsize::new(0);
+
 fn outputs() -> MutexGuard<'static, HashMap<u64, Arc<Output>>> {
     OUTPUTS.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -78,6 +84,7 @@ pub fn register(id: u32, events: &Arc<Events>, ends: Vec<(usize, OwnedFd)>) {
         return;
     }
     let mut map = outputs();
+    REGISTERED.fetch_add(ends.len(), Ordering::Release);
     for (index, fd) in ends {
         let index = index as u32;
         map.insert(
@@ -99,6 +106,9 @@ pub fn register(id: u32, events: &Arc<Events>, ends: Vec<(usize, OwnedFd)>) {
 /// After the spawn was posted: child `id`'s outputs join the waiter's
 /// epoll set (those not closed or already watched).
 pub fn watch(id: u32) {
+    if REGISTERED.load(Ordering::Acquire) == 0 {
+        return;
+    }
     for index in 1..=2 {
         if let Some(output) = get(id, index) {
             let mut state = output.lock();
@@ -171,7 +181,9 @@ fn read_ready(output: &Output, state: &mut State) {
         }
         let _after = crate::AfterWork::begin();
         let fd = state.fd.take();
-        outputs().remove(&key(output.id, output.index));
+        if outputs().remove(&key(output.id, output.index)).is_some() {
+            REGISTERED.fetch_sub(1, Ordering::Relaxed);
+        }
         drop(fd);
         output
             .events
@@ -196,6 +208,9 @@ pub fn ready(token: u64) {
 /// not reach its end (a grandchild holds it, or its budget ran out) stays
 /// or becomes watched.
 pub fn at_exit(id: u32) {
+    if REGISTERED.load(Ordering::Acquire) == 0 {
+        return;
+    }
     for index in 1..=2 {
         if let Some(output) = get(id, index) {
             let mut state = output.lock();
@@ -221,6 +236,7 @@ pub fn close(id: u32, index: u32) {
     let Some(output) = outputs().remove(&key(id, index)) else {
         return;
     };
+    REGISTERED.fetch_sub(1, Ordering::Relaxed);
     let fd = {
         let mut state = output.lock();
         if state.watching
