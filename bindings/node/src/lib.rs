@@ -195,7 +195,7 @@ fn adjust_refs(env: &Env, events: &Events, delta: i64) -> Result<()> {
 #[napi]
 pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
-    let request = match request::build(strings, io) {
+    let mut request = match request::build(strings, io) {
         Ok(request) => request,
         Err(err) => match err.raw_os_error() {
             Some(errno) => return Ok(-i64::from(errno)),
@@ -210,18 +210,19 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     QUEUED.fetch_add(1, Ordering::Relaxed);
     let events_of_job = Arc::clone(&events);
-    let mut request = request;
     fastspawn::Pool::global().run(move || {
         // Until the end of the job: its closes and the reserve's top-up run
         // after JS may have seen the child's 'close'.
         let _after = AfterWork::begin();
         QUEUED.fetch_sub(1, Ordering::Relaxed);
         trace::stamp(id, trace::Step::PoolStart);
-        // `pipeAs: 'readable'`: recorded before the spawn is posted (so
-        // that JS can close them), closed with the request if it failed.
-        let ends = request.take_outputs();
-        let outcome = match request.into_command() {
-            Ok(mut command) => {
+        // `pipeAs: 'readable'`: the outputs' pipes, recorded before the
+        // spawn is posted (so that JS can close them), closed if it failed.
+        let built = request
+            .make_outputs()
+            .and_then(|ends| Ok((ends, request.into_command()?)));
+        let outcome = match built {
+            Ok((ends, mut command)) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
                 match spawned {

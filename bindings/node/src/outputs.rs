@@ -9,7 +9,9 @@
 //!   until JS grants the next budget ([`grant`], from the stream's
 //!   `_read()` once it received the whole budget). The output leaves the
 //!   set (`EPOLL_CTL_DEL`) rather than waiting with no events, because a
-//!   socket whose peer is closed reports `EPOLLHUP` whatever it asks for.
+//!   pipe whose writers are gone reports `EPOLLHUP` whatever it asks for.
+//! - The output is a pipe made on the spawner thread (`request.rs`,
+//!   `Request::make_outputs`), its read end non-blocking.
 //! - At the child's exit (`registry::reap`, before the exit is posted)
 //!   each output is read without blocking, up to its budget: a short
 //!   child's output, its end and its exit reach JS in one batch.
@@ -24,8 +26,6 @@ use std::collections::HashMap;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
-
-use rustix::net::RecvFlags;
 
 use crate::events::{Events, Kind};
 
@@ -149,12 +149,12 @@ fn read_ready(output: &Output, state: &mut State) {
         let limit = state.budget.min(HIGH_WATER_MARK);
         let mut filled = 0;
         while filled < limit {
-            match rustix::net::recv(fd, &mut scratch[filled..limit], RecvFlags::DONTWAIT) {
-                Ok((0, _)) => {
+            match rustix::io::read(fd, &mut scratch[filled..limit]) {
+                Ok(0) => {
                     end = Some(0);
                     break;
                 }
-                Ok((n, _)) => filled += n,
+                Ok(n) => filled += n,
                 Err(rustix::io::Errno::AGAIN) => break,
                 Err(rustix::io::Errno::INTR) => {}
                 Err(err) => {

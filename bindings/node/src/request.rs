@@ -12,12 +12,12 @@
 //! | --- | --- |
 //! | 0 | argc |
 //! | 1 | envc, or -1 for the process's environment (a snapshot taken on the JS thread) |
-//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own), 32 readable outputs (`pipeAs: 'readable'`: the parent's ends of piped fds 1 and 2 stay native, `outputs.rs`, and their slots get -1) |
+//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own), 32 readable outputs (`pipeAs: 'readable'`: piped fds 1 and 2 are pipes made on the spawner thread, their read ends native, `outputs.rs`; their slots get -1) |
 //! | 3, 4 | uid, gid |
 //! | 5 | nfds: how many child fds follow |
 //! | 6 + 2i, 7 + 2i | child fd i: kind ([`PIPE`], [`IGNORE`], [`INHERIT`], [`FD`]) and its argument |
 //!
-//! For a `PIPE` the native side creates a socketpair and writes the
+//! For a `PIPE` (but a readable output's) the native side takes a socketpair and writes the
 //! parent's end into the argument slot; the child's end goes into the
 //! request and then the command, which closes it after the spawn attempt,
 //! whatever its outcome.
@@ -69,6 +69,10 @@ enum Source {
     Null,
     /// The parent's own fd `i` (0-2), duplicated on the spawner thread.
     Inherit,
+    /// A `pipeAs: 'readable'` output (fd 1 or 2): a pipe made on the
+    /// spawner thread ([`Request::make_outputs`]), its read end kept
+    /// native (`outputs.rs`).
+    Output,
 }
 
 /// A request ready for a spawner thread. The JS thread does only what must
@@ -86,16 +90,36 @@ pub struct Request {
     uid: u32,
     gid: u32,
     fds: Vec<(usize, Source)>,
-    /// The parent's ends of piped fds 1 and 2 with `FLAG_READABLE`, by
-    /// child fd: read natively (`outputs.rs`).
-    outputs: Vec<(usize, OwnedFd)>,
 }
 
+/// The capacity asked for a readable output's pipe ([`Request::make_outputs`]).
+const OUTPUT_PIPE_SIZE: usize = 256 * 1024;
+
 impl Request {
-    /// The parent's ends kept native (`FLAG_READABLE`), taken out of the
-    /// request: registered once the child runs, closed if it failed.
-    pub fn take_outputs(&mut self) -> Vec<(usize, OwnedFd)> {
-        std::mem::take(&mut self.outputs)
+    /// On the spawner thread, with `FLAG_READABLE`: a pipe for each piped
+    /// fd 1 and 2 (the child gets the write end), and their read ends by
+    /// child fd, non-blocking, to be read natively (`outputs.rs`):
+    /// registered once the child runs, closed if it failed. A pipe rather
+    /// than a socketpair (what the other piped fds get, as Node's): made
+    /// with two system calls and no socket, cheaper to write and read, and
+    /// no JS stream needs it to be a socket.
+    pub fn make_outputs(&mut self) -> io::Result<Vec<(usize, OwnedFd)>> {
+        let mut ends = Vec::new();
+        for (i, source) in &mut self.fds {
+            if matches!(source, Source::Output) {
+                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                rustix::io::ioctl_fionbio(&read, true)?;
+                // As much room as a socketpair's buffer, so that a child
+                // writing ~100-200 KB does not block on the pipe (64 KiB)
+                // until this side reads; its pages are only taken as
+                // written. Best effort: a user past its pipe quota keeps
+                // the default.
+                let _ = rustix::pipe::fcntl_setpipe_size(&write, OUTPUT_PIPE_SIZE);
+                *source = Source::Fd(write);
+                ends.push((*i, read));
+            }
+        }
+        Ok(ends)
     }
 
     /// On the spawner thread: the command. Inherited stdio fds are mapped
@@ -160,6 +184,7 @@ impl Request {
                     Err(err) if err.raw_os_error() == Some(libc::EBADF) => continue,
                     Err(err) => return Err(err),
                 },
+                Source::Output => return Err(invalid("output pipe not made")),
             };
             if i < 3 {
                 set_stdio(&mut command, i, Stdio::from(fd));
@@ -207,12 +232,18 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
     // Set up every child fd but the pipes first (duplicates can fail:
     // EBADF, EMFILE), then take the pipes' socketpairs, so that a failure
     // half-way closes everything it made and gives no socketpair away.
+    let readable = flags & FLAG_READABLE != 0;
     let mut fds = Vec::with_capacity(nfds);
     let mut pipes = 0;
     for i in 0..nfds {
         let kind = io[HEADER + 2 * i];
         let arg = io[HEADER + 2 * i + 1];
         let source = match kind {
+            // Made on the spawner thread; JS gets no fd for it.
+            PIPE if readable && (i == 1 || i == 2) => {
+                io[HEADER + 2 * i + 1] = -1;
+                Some(Source::Output)
+            }
             PIPE => {
                 pipes += 1;
                 None
@@ -246,23 +277,16 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         };
         fds.push((i, source));
     }
-    let readable = flags & FLAG_READABLE != 0;
     let (mut pairs, made) = take_pairs(pipes)?;
     if readable && made > 0 {
         grow_reserve(made);
     }
-    let mut outputs = Vec::new();
     let fds = fds
         .into_iter()
         .map(|(i, source)| {
             let source = source.unwrap_or_else(|| {
                 let (parent, child) = pairs.pop().expect("one socketpair per pipe");
-                if readable && (i == 1 || i == 2) {
-                    io[HEADER + 2 * i + 1] = -1;
-                    outputs.push((i, parent));
-                } else {
-                    io[HEADER + 2 * i + 1] = parent.into_raw_fd();
-                }
+                io[HEADER + 2 * i + 1] = parent.into_raw_fd();
                 Source::Fd(child)
             });
             (i, source)
@@ -277,7 +301,6 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         uid: io[3] as u32,
         gid: io[4] as u32,
         fds,
-        outputs,
     })
 }
 

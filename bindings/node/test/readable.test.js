@@ -414,6 +414,20 @@ describe("pipeAs: 'readable' differences (README, \"Differences\")", () => {
     await Promise.all([outcome(child), outcome(node)]);
   });
 
+  it("the child's piped stdout and stderr are pipes, not sockets (its stdin stays a socket, as Node's)", async () => {
+    // What each of the shell's fds 0-2 is, as /proc names it (pipe:[...],
+    // socket:[...]), without the inode.
+    const script = 'for f in 0 1 2; do readlink /proc/$$/fd/$f | cut -d: -f1; done';
+    const kinds = async (name, impl) => {
+      const child = impl.spawn('sh', ['-c', script], R(name));
+      const result = await record(child);
+      assert.ok(result.events.includes('close 0 null'), result.events.join());
+      return result.stdout.toString();
+    };
+    assert.equal(await kinds('node', nodeCp), 'socket\nsocket\nsocket\n');
+    assert.equal(await kinds('fastspawn', fastspawn), 'socket\npipe\npipe\n');
+  });
+
   it("as another spawn's stdio entry: ERR_INVALID_ARG_VALUE (it has no fd)", async () => {
     const child = fastspawn.spawn('echo', ['hi'], { pipeAs: 'readable' });
     const err = thrown(() => fastspawn.spawn('cat', [], { stdio: [child.stdout, 'pipe', 'pipe'] }));
