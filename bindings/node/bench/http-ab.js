@@ -37,7 +37,10 @@
 // (e.g. node-no-spawn-readable+execs): the same while a shell loop runs
 // `/bin/echo hi` without pause beside it (its CPU not counted), to see what
 // other processes' execs cost the server's threads,
-// rust-fastspawn, node-no-spawn-readable, node-no-spawn-stream.
+// rust-fastspawn, node-no-spawn-readable, node-no-spawn-stream; a package
+// side with `@pkg=DIR` (e.g. node-fastspawn-tuned@pkg=/tmp/base/bindings/node)
+// is served by the package copy at DIR with its own fastspawn.node (an A/B
+// of two builds).
 
 "use strict";
 const { spawn, spawnSync } = require("node:child_process");
@@ -64,6 +67,17 @@ for (let i = 0; i < argv.length; i++) {
 if (sides.length === 0) throw new Error("name the sides, e.g. rust-fastspawn node-fastspawn exit-readable");
 
 function command(side, port) {
+  // SIDE@pkg=DIR: a package side served by the package at DIR (a copy of
+  // another build: its index.js, lib/ and fastspawn.node), for an A/B of
+  // two builds in the same rounds.
+  const pkg = /@pkg=([^@]+)$/.exec(side);
+  if (pkg) {
+    const [program, args, env] = command(side.slice(0, pkg.index), port);
+    const at = args.indexOf("--spawn-module");
+    if (at < 0) throw new Error(`side ${side}: @pkg= is for the package's servers`);
+    args[at + 1] = path.resolve(pkg[1]);
+    return [program, args, { ...env, FASTSPAWN_NODE_ADDON: path.join(path.resolve(pkg[1]), "fastspawn.node") }];
+  }
   const common = ["--port", String(port), "--workload", opts.workload, "--main-c", mainC];
   const node = (script, extra = []) => [process.execPath, [script, ...common, ...extra]];
   // ping-readable:OPT,OPT... (README session 12): cb (a callback),
