@@ -47,6 +47,8 @@ export type StdioEntry =
 export interface TreeOptions {
   /** See `SpawnOptions.contain`. */
   contain?: boolean | undefined;
+  /** See `SpawnOptions.pipeAs`. */
+  pipeAs?: 'socket' | 'readable' | undefined;
 }
 
 export interface SpawnOptions {
@@ -62,6 +64,13 @@ export interface SpawnOptions {
    * `waitTree()` reach everything it starts, daemons included.
    */
   contain?: boolean | undefined;
+  /**
+   * fastspawn only: what a piped stdout and stderr are. `'socket'` (the
+   * default): a `net.Socket` over the pipe, as Node's. `'readable'`: a
+   * plain `stream.Readable` fed by the addon's waiter thread (no handle,
+   * no fd; cheaper for short children; README, "pipeAs").
+   */
+  pipeAs?: 'socket' | 'readable' | undefined;
   uid?: number | undefined;
   gid?: number | undefined;
   /** `true` runs the command with `/bin/sh -c`; a string names the shell. */
@@ -171,6 +180,20 @@ export function spawn(command: string, options: SpawnOptions): ChildProcess;
 export function spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
 
 /** Runs a Node module in a new Node process with an IPC channel, started without fork(). */
+/** The coalesced delivery of `setDelivery()`: `within` µs (0: off), `count` records. */
+export interface DeliveryOptions {
+  within?: number | undefined;
+  count?: number | undefined;
+}
+
+/**
+ * fastspawn only, process-wide: while other children of the process run,
+ * a child's events may come up to `within` µs late (at most 100,000; 0,
+ * the default, turns it off), or once `count` records wait (default 64);
+ * a lone child's are not delayed. Returns the previous setting.
+ */
+export function setDelivery(options: DeliveryOptions): Required<DeliveryOptions>;
+
 export function fork(modulePath: string | URL, options?: ForkOptions): ChildProcess;
 export function fork(modulePath: string | URL, args?: readonly string[], options?: ForkOptions): ChildProcess;
 

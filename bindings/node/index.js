@@ -9,7 +9,7 @@
 // design).
 
 const nodeChildProcess = require('node:child_process');
-const { ChildProcess, spawn } = require('./lib/child_process');
+const { ChildProcess, setDelivery, spawn } = require('./lib/child_process');
 const { exec, execFile } = require('./lib/exec');
 const { fork } = require('./lib/fork');
 
@@ -19,6 +19,8 @@ module.exports = {
   exec,
   execFile,
   fork,
+  // fastspawn's own: coalesced delivery of the children's events (README).
+  setDelivery,
   // Not reimplemented: Node's own.
   execFileSync: nodeChildProcess.execFileSync,
   execSync: nodeChildProcess.execSync,

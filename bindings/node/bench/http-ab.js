@@ -22,7 +22,10 @@
 //
 //   node bench/http-ab.js [--workload echo|cat] [--rounds 5] [--n 5000] [--threads] [--perf] SIDE...
 //
-// SIDE: node-fastspawn, exit-readable (bench/http-exit-readable.js),
+// SIDE: node-fastspawn, node-fastspawn-tuned (bench/http/node/fastspawn-tuned.mjs:
+// the package's opt-ins pipeAs: 'readable' and setDelivery({ within: 5000 }),
+// and each alone: node-fastspawn-tuned:readable-only, :delivery-only;
+// :rust-stdio, the child's stdio as the Rust servers give it), exit-readable (bench/http-exit-readable.js),
 // exit-readable-ignore (the same with stdin and stderr 'ignore'),
 // exit-readable:within=5000,count=60,poll (the package's events coalesced:
 // README session 12),
@@ -34,7 +37,10 @@
 // (e.g. node-no-spawn-readable+execs): the same while a shell loop runs
 // `/bin/echo hi` without pause beside it (its CPU not counted), to see what
 // other processes' execs cost the server's threads,
-// rust-fastspawn, node-no-spawn-readable, node-no-spawn-stream.
+// rust-fastspawn, node-no-spawn-readable, node-no-spawn-stream; a package
+// side with `@pkg=DIR` (e.g. node-fastspawn-tuned@pkg=/tmp/base/bindings/node)
+// is served by the package copy at DIR with its own fastspawn.node (an A/B
+// of two builds).
 
 "use strict";
 const { spawn, spawnSync } = require("node:child_process");
@@ -61,6 +67,17 @@ for (let i = 0; i < argv.length; i++) {
 if (sides.length === 0) throw new Error("name the sides, e.g. rust-fastspawn node-fastspawn exit-readable");
 
 function command(side, port) {
+  // SIDE@pkg=DIR: a package side served by the package at DIR (a copy of
+  // another build: its index.js, lib/ and fastspawn.node), for an A/B of
+  // two builds in the same rounds.
+  const pkg = /@pkg=([^@]+)$/.exec(side);
+  if (pkg) {
+    const [program, args, env] = command(side.slice(0, pkg.index), port);
+    const at = args.indexOf("--spawn-module");
+    if (at < 0) throw new Error(`side ${side}: @pkg= is for the package's servers`);
+    args[at + 1] = path.resolve(pkg[1]);
+    return [program, args, { ...env, FASTSPAWN_NODE_ADDON: path.join(path.resolve(pkg[1]), "fastspawn.node") }];
+  }
   const common = ["--port", String(port), "--workload", opts.workload, "--main-c", mainC];
   const node = (script, extra = []) => [process.execPath, [script, ...common, ...extra]];
   // ping-readable:OPT,OPT... (README session 12): cb (a callback),
@@ -82,6 +99,29 @@ function command(side, port) {
   switch (side) {
     case "node-fastspawn":
       return node(path.join(servers, "baseline.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
+    case "node-fastspawn-tuned":
+      return node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
+    // The tuned server's opt-ins one at a time.
+    case "node-fastspawn-tuned:readable-only":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { DELIVERY_WITHIN: "0" },
+      ];
+    case "node-fastspawn-tuned:rust-stdio":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { STDIO: "rust" },
+      ];
+    case "node-fastspawn-tuned:reserve=48":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { SOCKETPAIR_RESERVE: "48" },
+      ];
+    case "node-fastspawn-tuned:delivery-only":
+      return [
+        ...node(path.join(servers, "fastspawn-tuned.mjs"), ["--spawn-module", path.join(root, "bindings/node")]),
+        { PIPE_AS: "socket" },
+      ];
     case "node-no-spawn-stream":
       return node(path.join(servers, "no-spawn-stream.mjs"), ["--spawn-module", path.join(root, "bindings/node")]);
     case "node-no-spawn-readable":

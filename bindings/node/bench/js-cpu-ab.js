@@ -10,13 +10,15 @@
 // bindings/node/package.json | tar -x -C /tmp/base`, then
 // /tmp/base/bindings/node), or `node` for node:child_process. Every
 // package side loads the addon of this checkout (FASTSPAWN_NODE_ADDON,
-// unless set), so only the JavaScript differs.
+// unless set), so only the JavaScript differs; a side DIR@ADDON loads the
+// addon ADDON instead (a native A/B: a base build copied aside).
 // Each round runs every side and stdio in its own Node process, in turn;
 // a process warms up 300 cycles, then reads its main thread's schedstat
 // (ns on CPU, ns waiting to run) and the wall clock around N cycles of
 // `spawn(noop, [], {stdio})` + await 'close' (`read`: `spawn(echo,
 // ['hi'])` with 'pipe', its stdout read to the end with a 'data'
-// listener, the HTTP servers' `echo` workload). Printed per side: the
+// listener, the HTTP servers' `echo` workload; `read-readable`: the same
+// with `pipeAs: 'readable'`). Printed per side: the
 // medians over the rounds of µs per cycle (JS thread CPU, wall), and each
 // side's CPU against the first side's in the same round (median of the
 // per-round ratios).
@@ -42,15 +44,19 @@ if (process.argv[2] === '--child') {
       child.on('error', reject);
       child.on('close', resolve);
     });
+  // read-readable: the same with the package's pipeAs: 'readable' (its
+  // stdout a plain Readable fed by the addon; node:child_process ignores
+  // the option).
+  const readOptions = stdio === 'read-readable' ? { pipeAs: 'readable' } : {};
   const read = () =>
     new Promise((resolve, reject) => {
-      const child = spawn(echo, ['hi']);
+      const child = spawn(echo, ['hi'], readOptions);
       const chunks = [];
       child.stdout.on('data', (chunk) => chunks.push(chunk));
       child.on('error', reject);
       child.on('close', () => (Buffer.concat(chunks).toString() === 'hi\n' ? resolve() : reject(new Error('wrong output'))));
     });
-  const cycle = stdio === 'read' ? read : run;
+  const cycle = stdio === 'read' || stdio === 'read-readable' ? read : run;
   (async () => {
     for (let i = 0; i < 300; i++) await cycle();
     const s0 = schedstat();
@@ -79,7 +85,14 @@ console.log(`${new Date().toISOString()} load ${os.loadavg()[0].toFixed(2)}; ${N
 for (let r = 0; r < ROUNDS; r++) {
   for (const stdio of STDIO) {
     for (const side of sides) {
-      const out = execFileSync(process.execPath, [__filename, '--child', side, stdio, String(N), NOOP, path.join(PEERS, 'echo')], { env, encoding: 'utf8' });
+      // DIR@ADDON: that side loads that build of the addon (an A/B of a
+      // native change: a base build copied aside).
+      const [dir, addonPath] = side.split('@');
+      const sideEnv = addonPath ? { ...env, FASTSPAWN_NODE_ADDON: path.resolve(addonPath) } : env;
+      const out = execFileSync(process.execPath, [__filename, '--child', dir, stdio, String(N), NOOP, path.join(PEERS, 'echo')], {
+        env: sideEnv,
+        encoding: 'utf8',
+      });
       results.get(`${side} ${stdio}`).push(JSON.parse(out));
     }
   }

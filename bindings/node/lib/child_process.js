@@ -17,11 +17,12 @@
 const EventEmitter = require('node:events');
 const fs = require('node:fs');
 const net = require('node:net');
+const { Readable } = require('node:stream');
 const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, closeFd, drainFds, hold, retiredTaken } = require('./native');
+const { addon, children, closeFd, collectSoon, delivery, drainFds, hold, readers, retiredTaken } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -43,6 +44,7 @@ const FLAG_DETACHED = 2;
 const FLAG_UID = 4;
 const FLAG_GID = 8;
 const FLAG_CONTAIN = 16;
+const FLAG_READABLE = 32;
 
 // The request's numbers, reused by every spawn (grown when a call maps
 // more fds).
@@ -109,6 +111,71 @@ class ChildReadStream extends fs.ReadStream {
 
   push(chunk, encoding) {
     return admitPush(this, chunk) ? super.push(chunk, encoding) : false;
+  }
+}
+
+// pipeAs: 'readable': the bytes the native side reads from an output before
+// this side asks for more (src/outputs.rs), which is also the stream's
+// highWaterMark.
+const OUTPUT_HWM = addon.outputHighWaterMark();
+
+// What a child's output (fd 1 or 2) read natively is on this side: its
+// stream once made (child.stdout / stderr are made when first asked for),
+// the chunks that came before, and the flow control's count.
+class OutputRecord {
+  constructor(index) {
+    this.index = index;
+    this.stream = null;
+    // Chunks received while no stream was made (null once a stream took
+    // them, or after the exit's flush, which discards them).
+    this.held = [];
+    // Bytes received since the last grant (the native side reads
+    // OUTPUT_HWM bytes per grant).
+    this.received = 0;
+    // The native end is open (not at its end of stream, not closed).
+    this.open = true;
+    // Its end of stream came while no stream was made.
+    this.ended = false;
+    // Counted for the child's 'close'.
+    this.counted = false;
+    // Keeps the loop alive after the exit (the end outlives the child).
+    this.holding = false;
+  }
+}
+
+// A child's outputs read natively (pipeAs: 'readable'): the records of
+// outputs 1 and 2 (OutputRecord), and which of them (bits 1, 2) have no
+// stream yet and were not flushed after the exit.
+class ReadableOutputs {
+  constructor() {
+    this.r1 = null;
+    this.r2 = null;
+    this.lazy = 0;
+  }
+}
+
+// child.stdout / child.stderr with pipeAs: 'readable': a plain Readable fed
+// by the native side's reads (no handle, no fd).
+class ChildOutput extends Readable {
+  constructor(child, record) {
+    super({ highWaterMark: OUTPUT_HWM });
+    this[kChild] = child;
+    this._record = record;
+  }
+
+  // The stream wants more: once it received the whole budget, the native
+  // side waits for this to read on.
+  _read() {
+    const record = this._record;
+    if (record.open && record.received >= OUTPUT_HWM) {
+      record.received = 0;
+      addon.outputGrant(this[kChild]._id, record.index);
+    }
+  }
+
+  _destroy(err, cb) {
+    this[kChild]._closeOutput(this._record);
+    cb(err);
   }
 }
 
@@ -191,6 +258,7 @@ class SpawnOptions {
     this.killSignal = undefined;
     this.windowsHide = undefined;
     this.windowsVerbatimArguments = undefined;
+    this.pipeAs = undefined;
   }
 }
 
@@ -216,6 +284,7 @@ function ownOptions(options) {
       case 'killSignal':
       case 'windowsHide':
       case 'windowsVerbatimArguments':
+      case 'pipeAs':
         own[key] = options[key];
         break;
       default:
@@ -261,6 +330,7 @@ function normalizeSpawnArguments(file, args, options) {
     errors.validateNoNul(options.argv0, 'options.argv0');
   }
   if (options.windowsHide != null) errors.validateBoolean(options.windowsHide, 'options.windowsHide');
+  validatePipeAs(options.pipeAs);
   if (options.windowsVerbatimArguments != null) {
     errors.validateBoolean(options.windowsVerbatimArguments, 'options.windowsVerbatimArguments');
   }
@@ -289,6 +359,15 @@ function normalizeSpawnArguments(file, args, options) {
   return new NormalizedOptions(options, file, args, cwd, envPairs);
 }
 
+// pipeAs: how the parent's end of a piped stdout or stderr is given:
+// 'socket' (the default: a net.Socket over it, as Node's) or 'readable'
+// (read on the native side, a plain Readable here; README, "pipeAs").
+function validatePipeAs(value) {
+  if (value !== undefined && value !== 'socket' && value !== 'readable') {
+    throw errors.invalidArgValue('options.pipeAs', value, "must be one of: undefined, 'socket', 'readable'");
+  }
+}
+
 // What spawn() and ChildProcess#spawn read, every field an own property
 // (so nothing is looked up on a prototype) of one fixed shape: building it
 // costs ~0.1 µs, where Node's `{ __proto__: null, ...options, ... }`
@@ -310,6 +389,7 @@ class NormalizedOptions {
     this.killSignal = options.killSignal;
     this.windowsHide = !!options.windowsHide;
     this.windowsVerbatimArguments = !!options.windowsVerbatimArguments;
+    this.pipeAs = options.pipeAs;
   }
 }
 
@@ -463,7 +543,7 @@ function flushStdio(child) {
 // still open, or a stream in child.stdio (read without making a lazy one).
 // With 'ignore' or 'inherit' there is none, and the exit saves a tick.
 function hasStdio(child) {
-  if (child._fd1 >= 0 || child._fd2 >= 0) return true;
+  if (child._fd1 >= 0 || child._fd2 >= 0 || (child._ro !== null && child._ro.lazy !== 0)) return true;
   const stdio = stdioOf(child);
   if (stdio == null) return false;
   for (let i = 0; i < stdio.length; i++) {
@@ -476,7 +556,12 @@ function hasStdio(child) {
 // Whether the only stdio left to flush after the exit are output ends
 // never wrapped in a stream (the common 'pipe' child that nobody read).
 function onlyLazyEnds(child) {
-  return child._stdioLazy && child._out1 === null && child._out2 === null && (child._fd1 >= 0 || child._fd2 >= 0);
+  return (
+    child._stdioLazy &&
+    child._out1 === null &&
+    child._out2 === null &&
+    (child._fd1 >= 0 || child._fd2 >= 0 || (child._ro !== null && child._ro.lazy !== 0))
+  );
 }
 
 const resolved = Promise.resolve();
@@ -710,6 +795,9 @@ class ChildProcess extends EventEmitter {
     // still the lazy accessor.
     this._pipedMask = 0;
     this._stdioLazy = false;
+    // pipeAs: 'readable': its outputs (ReadableOutputs; null without
+    // them, so that the default path checks one field).
+    this._ro = null;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
@@ -733,6 +821,10 @@ class ChildProcess extends EventEmitter {
 
   // child.stdout (1) or child.stderr (2), made when first asked for.
   _output(i) {
+    if (this._ro !== null) {
+      const record = i === 1 ? this._ro.r1 : this._ro.r2;
+      if (record !== null) return this._readableOutput(record);
+    }
     const fd = i === 1 ? this._fd1 : this._fd2;
     if (fd === -1) return i === 1 ? this._out1 : this._out2;
     let stream;
@@ -757,6 +849,7 @@ class ChildProcess extends EventEmitter {
   // drained; at its end of stream it is closed (and counts for 'close'),
   // else it gets a stream that reads it to its end.
   _drainLazy() {
+    if (this._ro !== null && this._ro.lazy !== 0) this._flushReadable();
     const fd0 = this._stdinGivenUp;
     const fd1 = this._fd1 >= 0 ? this._fd1 : -1;
     const fd2 = this._fd2 >= 0 ? this._fd2 : -1;
@@ -772,6 +865,132 @@ class ChildProcess extends EventEmitter {
       if (i === 1) this._fd1 = -2;
       else this._fd2 = -2;
       if (!this._noStdio) maybeClose(this);
+    }
+  }
+
+  // pipeAs: 'readable': output i (1, 2) is read natively.
+  _setupReadable(i) {
+    this._closesNeeded++;
+    const record = new OutputRecord(i);
+    if (this._ro === null) this._ro = new ReadableOutputs();
+    const ro = this._ro;
+    if (i === 1) ro.r1 = record;
+    else ro.r2 = record;
+    ro.lazy |= 1 << i;
+    readers.set(this._id, this);
+  }
+
+  // child.stdout / stderr of a readable output: made when first asked
+  // for, with what came before.
+  _readableOutput(record) {
+    if (record.stream !== null) return record.stream;
+    const stream = new ChildOutput(this, record);
+    record.stream = stream;
+    this._ro.lazy &= ~(1 << record.index);
+    if (record.index === 1) this._out1 = stream;
+    else this._out2 = stream;
+    stream.on('close', () => this._countOutput(record));
+    const held = record.held;
+    record.held = null;
+    if (held !== null) for (let k = 0; k < held.length; k++) stream.push(held[k]);
+    if (record.counted) {
+      // Flushed after the exit and ended: an ended stream, as Node's is by then.
+      stream.destroy();
+    } else if (record.ended || (held === null && !record.open)) stream.push(null);
+    return stream;
+  }
+
+  _onOutputData(i, chunk) {
+    const record = i === 1 ? this._ro.r1 : this._ro.r2;
+    if (record === null || !record.open) return;
+    record.received += chunk.length;
+    if (record.stream !== null) record.stream.push(chunk);
+    else if (record.held !== null) record.held.push(chunk);
+    else if (record.received >= OUTPUT_HWM) {
+      // Flushed after the exit with no stream: discarded, read on to the end.
+      record.received = 0;
+      addon.outputGrant(this._id, i);
+    }
+  }
+
+  _onOutputEnd(i, errno) {
+    const record = i === 1 ? this._ro.r1 : this._ro.r2;
+    if (record === null || !record.open) return;
+    this._outputGone(record);
+    if (record.stream !== null) {
+      if (errno > 0) record.stream.destroy(errors.errnoError(-errno, 'read'));
+      else record.stream.push(null);
+    } else if (record.held !== null) record.ended = true;
+    else this._countOutput(record);
+  }
+
+  // The native end of `record` is gone (its end of stream, or closed).
+  _outputGone(record) {
+    record.open = false;
+    if (record.holding) {
+      record.holding = false;
+      hold(-1);
+    }
+    const other = record.index === 1 ? this._ro.r2 : this._ro.r1;
+    if (other === null || !other.open) readers.delete(this._id);
+  }
+
+  // The stream's destroy(): the native side stops reading and closes the
+  // end (once the spawn is settled: until then it has not recorded it).
+  _closeOutput(record) {
+    if (!record.open) return;
+    this._settleNow();
+    this._outputGone(record);
+    addon.outputClose(this._id, record.index);
+  }
+
+  _countOutput(record) {
+    if (record.counted) return;
+    record.counted = true;
+    if (!this._noStdio) maybeClose(this);
+  }
+
+  // After the exit (flushStdio), the outputs still without a stream: what
+  // they held is discarded, and they count for 'close' at their end.
+  _flushReadable() {
+    for (let i = 1; i <= 2; i++) {
+      if ((this._ro.lazy & (1 << i)) === 0) continue;
+      const record = i === 1 ? this._ro.r1 : this._ro.r2;
+      record.held = null;
+      if (record.ended || !record.open) this._countOutput(record);
+      else if (record.received >= OUTPUT_HWM) {
+        record.received = 0;
+        addon.outputGrant(this._id, i);
+      }
+    }
+    this._ro.lazy = 0;
+  }
+
+  // At the exit: an output still open keeps the loop alive until its end
+  // (a grandchild holds it), as Node's socket does.
+  _holdOpenOutputs() {
+    for (const record of [this._ro.r1, this._ro.r2]) {
+      if (record === null || !record.open || record.holding) continue;
+      record.holding = true;
+      hold(1);
+    }
+  }
+
+  // A failed spawn: the native side closed the ends; outputs without a
+  // stream count for 'close' in a later turn of the loop, as _closeLazy's.
+  _failReadable() {
+    for (const record of [this._ro.r1, this._ro.r2]) {
+      if (record === null || !record.open) continue;
+      this._outputGone(record);
+      if (record.stream === null) {
+        record.held = null;
+        this._ro.lazy &= ~(1 << record.index);
+        record.counted = true;
+        if (!this._noStdio) setImmediate(maybeClose, this);
+      } else {
+        // As Node's socket reads its end of stream: 'end', then 'close'.
+        record.stream.push(null);
+      }
     }
   }
 
@@ -832,6 +1051,10 @@ class ChildProcess extends EventEmitter {
     if (options.contain != null) errors.validateBoolean(options.contain, 'options.contain');
     if (options.contain) flags |= FLAG_CONTAIN;
     this._contained = !!options.contain;
+    const pipeAs = options.pipeAs;
+    if (pipeAs !== undefined) validatePipeAs(pipeAs);
+    const readable = pipeAs === 'readable';
+    if (readable) flags |= FLAG_READABLE;
     if (options.uid != null) {
       flags |= FLAG_UID;
       io[3] = options.uid;
@@ -870,6 +1093,9 @@ class ChildProcess extends EventEmitter {
     }
 
     retiredTaken();
+    // Coalesced delivery: records of other children wait (io[0], set by
+    // the addon): taken at the end of this macrotask.
+    if (delivery.on && io[0] === 1) collectSoon();
     this._id = id;
     children.set(id, this);
     // Ref'd (keeping the loop alive) by the native side until its end.
@@ -883,12 +1109,18 @@ class ChildProcess extends EventEmitter {
         this._stdin = undefined;
       }
       if (mask & 2) {
-        this._closesNeeded++;
-        this._fd1 = io[HEADER + 3];
+        if (readable) this._setupReadable(1);
+        else {
+          this._closesNeeded++;
+          this._fd1 = io[HEADER + 3];
+        }
       }
       if (mask & 4) {
-        this._closesNeeded++;
-        this._fd2 = io[HEADER + 5];
+        if (readable) this._setupReadable(2);
+        else {
+          this._closesNeeded++;
+          this._fd2 = io[HEADER + 5];
+        }
       }
       this._pipedMask = mask;
       this._stdioLazy = true;
@@ -920,6 +1152,11 @@ class ChildProcess extends EventEmitter {
         Object.defineProperty(stdio, 0, stdioProperties[0]);
         continue;
       }
+      if (readable && i <= 2) {
+        this._setupReadable(i);
+        Object.defineProperty(stdio, i, stdioProperties[i]);
+        continue;
+      }
       this._closesNeeded++;
       if (i <= 2) {
         if (i === 1) this._fd1 = fd;
@@ -931,9 +1168,9 @@ class ChildProcess extends EventEmitter {
     }
     if (stdinPiped) Object.defineProperty(this, 'stdin', stdinProperty);
     else this.stdin = null;
-    if (this._fd1 !== -1) Object.defineProperty(this, 'stdout', stdoutProperty);
+    if (this._fd1 !== -1 || (this._ro !== null && this._ro.r1 !== null)) Object.defineProperty(this, 'stdout', stdoutProperty);
     else this.stdout = null;
-    if (this._fd2 !== -1) Object.defineProperty(this, 'stderr', stderrProperty);
+    if (this._fd2 !== -1 || (this._ro !== null && this._ro.r2 !== null)) Object.defineProperty(this, 'stderr', stderrProperty);
     else this.stderr = null;
     this.stdio = stdio;
     if (ipc !== -1) {
@@ -1032,12 +1269,14 @@ class ChildProcess extends EventEmitter {
     // ENFILE Node has made no streams: 'close' follows 'error' at once.
     this._closeStdin();
     if (NO_STDIO_ERRORS.has(code)) this._noStdio = true;
+    if (this._ro !== null) this._failReadable();
     this._closeLazy(1);
     this._closeLazy(2);
     const stdio = stdioOf(this);
     if (stdio) {
       for (let i = 1; i < stdio.length; i++) {
         if ((i === 1 && this._fd1 === -2) || (i === 2 && this._fd2 === -2)) continue;
+        if (this._ro !== null && ((i === 1 && this._ro.r1 !== null) || (i === 2 && this._ro.r2 !== null))) continue;
         if (stdio[i]) stdio[i].destroy();
       }
     }
@@ -1071,6 +1310,7 @@ class ChildProcess extends EventEmitter {
     // Queued before the 'exit' listeners run, so that it comes before
     // their promise reactions, as Node's tick does; run only if they all
     // returned (a throwing listener skips it, as it skips Node's tick).
+    if (this._ro !== null) this._holdOpenOutputs();
     const lazy = onlyLazyEnds(this);
     if (lazy) resolved.then(() => drainLazyEnds(this));
     this.emit('exit', this.exitCode, this.signalCode);
@@ -1207,8 +1447,34 @@ function spawn(file, args, options) {
   return child;
 }
 
+// setDelivery({ within, count }): coalesced delivery of the children's
+// events, process-wide (README, "setDelivery"). `within`: µs a record may
+// wait while other children of the process run (0: off, the default; at
+// most 100,000); `count`: it waits no longer once that many records wait
+// (default 64). Returns the previous setting.
+function setDelivery(options) {
+  errors.validateObject(options, 'options');
+  let within = 0;
+  let count = 64;
+  if (Object.hasOwn(options, 'within') && options.within !== undefined) within = options.within;
+  if (Object.hasOwn(options, 'count') && options.count !== undefined) count = options.count;
+  if (typeof within !== 'number') throw errors.invalidArgType('options.within', 'number', within);
+  if (!Number.isInteger(within) || within < 0 || within > 100000) {
+    throw errors.outOfRange('options.within', 'an integer >= 0 && <= 100000', within);
+  }
+  if (typeof count !== 'number') throw errors.invalidArgType('options.count', 'number', count);
+  if (!Number.isInteger(count) || count < 1 || count > 2 ** 31 - 1) {
+    throw errors.outOfRange('options.count', 'an integer >= 1 && <= 2147483647', count);
+  }
+  const [previousWithin, previousCount] = addon.eventDelivery();
+  addon.setEventDelivery(within, count);
+  delivery.on = within > 0;
+  return { within: previousWithin, count: previousCount };
+}
+
 module.exports = {
   pipeHandleClass,
+  setDelivery,
   ChildProcess,
   maybeClose,
   spawn,

@@ -75,6 +75,7 @@ function execFile(file, args, options, callback) {
     cwd: options.cwd,
     env: options.env,
     gid: options.gid,
+    pipeAs: options.pipeAs,
     shell: options.shell,
     signal: options.signal,
     uid: options.uid,

@@ -13,6 +13,10 @@ const FAILED = 2;
 const EXITED = 3;
 const PONG = 4;
 const TREE_EMPTY = 5;
+// pipeAs: 'readable' (src/outputs.rs): [DATA, id, fd, byte count], the
+// bytes next in the batch's bytes; [OUTPUT_END, id, fd, errno or 0].
+const DATA = 6;
+const OUTPUT_END = 7;
 
 // Which addon: see prebuilt.js.
 function load() {
@@ -31,6 +35,9 @@ const addon = load();
 // id → ChildProcess, for the children whose end JS has not seen yet (for
 // a contained child: the end of its whole tree).
 const children = new Map();
+// id → ChildProcess, for the children spawned with pipeAs: 'readable'
+// whose outputs have not all ended (they may outlive the child).
+const readers = new Map();
 // What keeps the event loop alive besides the children (which the native
 // side counts from their spawn to their end): waiting pings, waitTree().
 function hold(delta) {
@@ -73,20 +80,30 @@ function pingSpawnCallback(path, mode, callback) {
 // many times the native side woke the JS thread).
 let batches = 0;
 
-// Where takeEvents() writes the records (grown when a batch needs more).
+// Where takeEvents() writes the records, and the bytes of their DATA
+// records (each grown when a batch needs more).
 let buffer = new Int32Array(256);
+let bytes = Buffer.allocUnsafe(64 * 1024);
 
-// Takes every queued record into `buf` with `take` (addon.takeEvents),
-// growing it until they fit: [count, the buffer holding them]. Spawner
-// and waiter threads go on queueing while this runs, so a retry may need
-// more than the last try said; it must not give up, since a take that
-// fails leaves the queue's wake-up pending and the native side then
-// wakes this thread no more.
+// Takes every queued record into `buf` (and their bytes into `bytes`)
+// with `take` (addon.takeEvents), growing them until they fit: [count,
+// the buffer holding them]. A try that fails says how long `buf` must be;
+// if that is no longer than `buf`, the bytes did not fit. Spawner and
+// waiter threads go on queueing while this runs, so a retry may need more
+// than the last try said; it must not give up, since a take that fails
+// leaves the queue's wake-up pending and the native side then wakes this
+// thread no more.
+// Without readable outputs open no bytes are expected and none is passed
+// (one argument less to convert per batch); a try that finds bytes anyway
+// (records of an output closed meanwhile) passes it on the next try.
 function takeAll(take, buf) {
+  let withBytes = readers.size > 0;
   for (;;) {
-    const n = take(buf);
+    const n = withBytes ? take(buf, bytes) : take(buf);
     if (n >= 0) return [n, buf];
-    buf = new Int32Array(Math.max(-n, 2 * buf.length));
+    if (-n > buf.length) buf = new Int32Array(Math.max(-n, 2 * buf.length));
+    else if (withBytes) bytes = Buffer.allocUnsafe(2 * bytes.length);
+    else withBytes = true;
   }
 }
 
@@ -115,11 +132,18 @@ function onEvents() {
     if (kind === SPAWNED) child._settle(batch[i + 2]);
     else if (kind === FAILED) child._settle(-batch[i + 2]);
   }
+  let offset = 0;
   for (let i = 0; i < n; i += 4) {
     const id = batch[i + 1] >>> 0;
+    const kind = batch[i];
+    // pipeAs: 'readable' outputs' records (DATA, OUTPUT_END: the highest
+    // kinds, one comparison on the default path).
+    if (kind >= DATA) {
+      offset = onOutputRecord(batch, i, id, kind, offset);
+      continue;
+    }
     const child = children.get(id);
     if (child === undefined) continue;
-    const kind = batch[i];
     if (kind === SPAWNED) child._emitSettled();
     else if (kind === FAILED) {
       children.delete(id);
@@ -136,7 +160,40 @@ function onEvents() {
   }
 }
 
+// A DATA or OUTPUT_END record at `i` of `batch`; returns the offset of
+// the next DATA record's bytes in `bytes`.
+function onOutputRecord(batch, i, id, kind, offset) {
+  const reader = readers.get(id);
+  if (kind === DATA) {
+    const length = batch[i + 3];
+    // A copy: `bytes` is reused by the next batch.
+    if (reader !== undefined) reader._onOutputData(batch[i + 2], Buffer.from(bytes.subarray(offset, offset + length)));
+    return offset + length;
+  }
+  if (kind === OUTPUT_END && reader !== undefined) reader._onOutputEnd(batch[i + 2], batch[i + 3]);
+  return offset;
+}
+
 addon.init(onEvents);
+
+// Coalesced delivery (setDelivery, README "setDelivery"): whether it is on
+// as this thread set it, and the take that a spawn() schedules when
+// records of other children wait (src/lib.rs spawn: io[0]), so that they
+// are delivered at the end of the current macrotask instead of at the
+// coalesced wake-up (never inside spawn() itself).
+const delivery = { on: false };
+let collectQueued = false;
+
+function collectQueuedEvents() {
+  collectQueued = false;
+  onEvents();
+}
+
+function collectSoon() {
+  if (collectQueued) return;
+  collectQueued = true;
+  queueMicrotask(collectQueuedEvents);
+}
 
 // The parent's ends of pipes that JS gives up (closeFd, and drainFds at
 // their end of stream) are closed off the path from a child's exit to the
@@ -184,6 +241,9 @@ function drainFds(fd0, fd1, fd2) {
 module.exports = {
   addon,
   children,
+  collectSoon,
+  delivery,
+  readers,
   closeFd,
   drainFds,
   hold,

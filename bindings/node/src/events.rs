@@ -9,11 +9,13 @@
 //! `Int32Array` over a new external buffer cost ~6 µs per batch on the JS
 //! thread: `node::Buffer::New`, its prototype change, a weak handle).
 //!
-//! For the benchmarks only, the wake-up can also be held back until
-//! enough records wait or a deadline passes (`post_within`, `set_delivery`;
-//! one coalescer thread keeps the deadlines).
+//! With coalesced delivery on (`setDelivery`, [`set_delivery`]; off by
+//! default) the wake-up is held back while other children of the process
+//! run, until enough records wait or a deadline passes (one coalescer
+//! thread keeps the deadlines); the benchmarks' pings use the same
+//! (`post_within`).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use napi::bindgen_prelude::Function;
@@ -26,6 +28,11 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 /// - `Pong`: 0, 0 (id 0): the answer to `ping()`, for the benchmarks.
 /// - `TreeEmpty`: 0, 0: every process of a contained child's tree has
 ///   exited (always after its `Exited`).
+/// - `Data`: the child fd (1, 2), the byte count: that many bytes of a
+///   `pipeAs: 'readable'` output, next in the batch's bytes
+///   (`outputs.rs`).
+/// - `OutputEnd`: the child fd, 0 or the errno (positive) of the read
+///   that failed: that output's end of stream; its fd is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(i32)]
 pub enum Kind {
@@ -34,11 +41,15 @@ pub enum Kind {
     Exited = 3,
     Pong = 4,
     TreeEmpty = 5,
+    Data = 6,
+    OutputEnd = 7,
 }
 
 #[derive(Default)]
 struct Queue {
     records: Vec<i32>,
+    /// The bytes of the `Data` records, in their order.
+    bytes: Vec<u8>,
     /// A wakeup is on its way and has not drained the queue yet.
     scheduled: bool,
     /// [`post_within`](Events::post_within) armed the coalescer's deadline
@@ -57,20 +68,54 @@ pub struct Events {
     me: std::sync::Weak<Events>,
 }
 
-/// The benchmarks' coalesced delivery of every record ([`set_delivery`]):
-/// 0 µs (the default) wakes the JS thread at the first record after it
-/// took the last.
+/// Coalesced delivery (`setDelivery` in JS, [`set_delivery`]): 0 µs (the
+/// default) wakes the JS thread at the first record after it took the
+/// last. Otherwise a child's record wakes it at once only while no other
+/// child of the process runs ([`RUNNING`]); else it waits until `count`
+/// records wait or `within` µs passed since the first of them (the
+/// coalescer thread's deadline), or JS takes them first.
 static DELIVERY_WITHIN_US: AtomicU32 = AtomicU32::new(0);
-static DELIVERY_COUNT: AtomicU32 = AtomicU32::new(1);
+static DELIVERY_COUNT: AtomicU32 = AtomicU32::new(64);
 
-/// Makes [`Events::post`] wake the JS thread only once `count` records
-/// wait or `within` µs after the first (as `post_within`), for every
-/// record of every child: a measurement of a design that answers many
-/// exits per wake-up (`setEventDelivery`, README session 12), not a
-/// setting for programs: it delays every event by up to `within`.
+/// Children of this process spawned (queued included) and not yet
+/// reported ended (`Exited` or `Failed` posted): whether "other children
+/// run" for the coalesced delivery.
+pub static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// What the coalesced delivery did, for the tests: records posted that
+/// woke JS at once because no other child ran, records held, wake-ups at a
+/// deadline.
+static AT_ONCE: AtomicU64 = AtomicU64::new(0);
+static HELD: AtomicU64 = AtomicU64::new(0);
+static DEADLINES: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the coalesced delivery (`within` µs, at most 100,000; 0: off) and
+/// its `count` (at least 1) for every JS thread of the process.
 pub fn set_delivery(within: u32, count: u32) {
     DELIVERY_WITHIN_US.store(within.min(100_000), Ordering::Relaxed);
     DELIVERY_COUNT.store(count.max(1), Ordering::Relaxed);
+}
+
+/// `[within µs, count]` as set.
+pub fn delivery() -> [u32; 2] {
+    [
+        DELIVERY_WITHIN_US.load(Ordering::Relaxed),
+        DELIVERY_COUNT.load(Ordering::Relaxed),
+    ]
+}
+
+/// `[at once, held, deadline wake-ups]` so far.
+pub fn delivery_stats() -> [u64; 3] {
+    [
+        AT_ONCE.load(Ordering::Relaxed),
+        HELD.load(Ordering::Relaxed),
+        DEADLINES.load(Ordering::Relaxed),
+    ]
+}
+
+/// Whether coalesced delivery is on.
+pub fn coalescing() -> bool {
+    DELIVERY_WITHIN_US.load(Ordering::Relaxed) > 0
 }
 
 impl Events {
@@ -99,19 +144,24 @@ impl Events {
         }))
     }
 
-    /// Moves every queued record into `out` (on the JS thread) and returns
-    /// how many `i32`s it wrote; when they do not fit, takes nothing and
-    /// returns minus the length `out` needs. Once the queue is empty, the
-    /// next [`post`](Self::post) wakes the JS thread again.
-    pub fn take(&self, out: &mut [i32]) -> i64 {
+    /// Moves every queued record into `out` and their bytes into
+    /// `out_bytes` (on the JS thread) and returns how many `i32`s it wrote;
+    /// when they do not fit, takes nothing and returns minus the length
+    /// `out` needs (at most `out`'s length when only the bytes do not
+    /// fit). Once the queue is empty, the next [`post`](Self::post) wakes
+    /// the JS thread again.
+    pub fn take(&self, out: &mut [i32], out_bytes: &mut [u8]) -> i64 {
         let n = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             let n = queue.records.len();
-            if n > out.len() {
-                return -(n as i64);
+            if n > out.len() || queue.bytes.len() > out_bytes.len() {
+                return -(n.max(1) as i64);
             }
             out[..n].copy_from_slice(&queue.records);
             queue.records.clear();
+            let b = queue.bytes.len();
+            out_bytes[..b].copy_from_slice(&queue.bytes);
+            queue.bytes.clear();
             queue.scheduled = false;
             n
         };
@@ -128,14 +178,31 @@ impl Events {
     /// Queues one message and wakes the JS thread if it is not already
     /// about to drain the queue.
     pub fn post(&self, kind: Kind, id: u32, a: i32, b: i32) {
+        self.post_bytes(kind, id, a, b, &[]);
+    }
+
+    /// [`post`](Self::post) of a record with bytes (a `Data` record: `b`
+    /// is `bytes.len()`).
+    pub fn post_bytes(&self, kind: Kind, id: u32, a: i32, b: i32, bytes: &[u8]) {
         let within = DELIVERY_WITHIN_US.load(Ordering::Relaxed);
-        if within > 0 {
-            let count = DELIVERY_COUNT.load(Ordering::Relaxed) as usize;
-            return self.post_within(
-                kind,
-                id,
-                a,
-                b,
+        if within > 0 && kind != Kind::Pong {
+            // The other children running: for a record of a child that
+            // still runs (its spawn, its output), itself is not one; its
+            // exit or failure was counted out before it was posted.
+            let running = RUNNING.load(Ordering::Relaxed);
+            let others = match kind {
+                Kind::Spawned | Kind::Data | Kind::OutputEnd => running.saturating_sub(1),
+                _ => running,
+            };
+            let count = if others == 0 {
+                AT_ONCE.fetch_add(1, Ordering::Relaxed);
+                1
+            } else {
+                DELIVERY_COUNT.load(Ordering::Relaxed) as usize
+            };
+            return self.post_within_bytes(
+                [kind as i32, id as i32, a, b],
+                bytes,
                 std::time::Duration::from_micros(u64::from(within)),
                 count,
             );
@@ -145,6 +212,7 @@ impl Events {
             queue
                 .records
                 .extend_from_slice(&[kind as i32, id as i32, a, b]);
+            queue.bytes.extend_from_slice(bytes);
             !std::mem::replace(&mut queue.scheduled, true)
         };
         if wake {
@@ -166,7 +234,8 @@ impl Events {
 
     /// Wakes the JS thread for what [`queue`](Self::queue) left, unless a
     /// wake-up is already on its way.
-    pub fn flush(&self) {
+    /// Returns whether it woke it.
+    pub fn flush(&self) -> bool {
         let wake = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             !queue.records.is_empty() && !std::mem::replace(&mut queue.scheduled, true)
@@ -174,6 +243,7 @@ impl Events {
         if wake {
             let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
         }
+        wake
     }
 
     /// Queues one message and wakes the JS thread only once `count`
@@ -191,17 +261,27 @@ impl Events {
         within: std::time::Duration,
         count: usize,
     ) {
+        self.post_within_bytes([kind as i32, id as i32, a, b], &[], within, count);
+    }
+
+    fn post_within_bytes(
+        &self,
+        record: [i32; 4],
+        bytes: &[u8],
+        within: std::time::Duration,
+        count: usize,
+    ) {
         let (wake, arm) = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            queue
-                .records
-                .extend_from_slice(&[kind as i32, id as i32, a, b]);
+            queue.records.extend_from_slice(&record);
+            queue.bytes.extend_from_slice(bytes);
             if queue.scheduled {
                 (false, false)
             } else if queue.records.len() >= 4 * count.max(1) {
                 queue.scheduled = true;
                 (true, false)
             } else {
+                HELD.fetch_add(1, Ordering::Relaxed);
                 (false, !std::mem::replace(&mut queue.armed, true))
             }
         };
@@ -217,7 +297,16 @@ impl Events {
     /// for what waits, if anything does and no wake-up is on its way.
     fn deadline(&self) {
         self.queue.lock().unwrap_or_else(|e| e.into_inner()).armed = false;
-        self.flush();
+        if self.flush() {
+            DEADLINES.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether records wait with no wake-up on its way (JS may take them
+    /// now instead of waiting for the coalesced wake-up).
+    pub fn waiting(&self) -> bool {
+        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        !queue.scheduled && !queue.records.is_empty()
     }
 
     /// Whether the channel keeps the event loop alive (call on the JS thread).

@@ -10,10 +10,16 @@
 //! Exports (the JS side in `lib/native.js` is the only caller):
 //!
 //! - `init(onEvents)`: once per JS thread; `onEvents(count)` is called
-//!   when records are queued, and takes them with `takeEvents(buffer)`.
-//! - `takeEvents(buffer)`: moves the queued `[kind, id, a, b]` records
-//!   into the `Int32Array` `buffer`: their length, or minus the length
-//!   `buffer` would need (nothing taken then).
+//!   when records are queued, and takes them with `takeEvents(buffer, bytes)`.
+//! - `takeEvents(buffer, bytes)`: moves the queued `[kind, id, a, b]` records
+//!   into the `Int32Array` `buffer` and the bytes of their `Data` records
+//!   into the `Buffer` `bytes`: their length, or minus the length `buffer`
+//!   would need (nothing taken then; at most `buffer`'s length when only
+//!   `bytes` is too short).
+//! - `outputGrant(id, i)`, `outputClose(id, i)`: a `pipeAs: 'readable'`
+//!   output may read its next budget (`outputHighWaterMark()` bytes) /
+//!   is closed (`outputs.rs`); `openOutputs()`, `outputsDebug()` for the
+//!   tests.
 //! - `spawn(strings, io)`: see `request.rs`; returns the child's id, or
 //!   `-errno` when the request could not even be queued (EMFILE, EBADF).
 //! - `waitSpawn(id)`: blocks until the spawn of `id` is settled: the pid, or
@@ -64,6 +70,7 @@
 #![deny(unsafe_code)]
 
 mod events;
+mod outputs;
 mod registry;
 mod request;
 #[allow(unsafe_code)]
@@ -85,6 +92,9 @@ use events::Events;
 /// (an alias, so that the macro converts it with `FromNapiValue`, which
 /// borrows the array's memory, and not as a reference to a wrapped object).
 type IoArray<'a> = &'a mut [i32];
+/// The bytes of a batch's `Data` records: a JS `Uint8Array` (a `Buffer`)
+/// written in place.
+type ByteArray<'a> = &'a mut [u8];
 
 thread_local! {
     /// The event channel of the JS thread this is (one per Node-API
@@ -120,12 +130,13 @@ pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
     Ok(())
 }
 
-/// Moves this JS thread's queued records into `buffer`: see `Events::take`.
+/// Moves this JS thread's queued records into `buffer` and the bytes of
+/// its `Data` records into `bytes` (none without it): see `Events::take`.
 /// A child whose end is among them no longer keeps the event loop alive.
 #[napi]
-pub fn take_events(env: Env, buffer: IoArray<'_>) -> Result<i64> {
+pub fn take_events(env: Env, buffer: IoArray<'_>, bytes: Option<ByteArray<'_>>) -> Result<i64> {
     let events = events()?;
-    let n = events.take(buffer);
+    let n = events.take(buffer, bytes.unwrap_or_default());
     if n > 0 {
         let mut released = 0;
         LIVE.with(|live| {
@@ -184,7 +195,7 @@ fn adjust_refs(env: &Env, events: &Events, delta: i64) -> Result<()> {
 #[napi]
 pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
-    let request = match request::build(strings, io) {
+    let mut request = match request::build(strings, io) {
         Ok(request) => request,
         Err(err) => match err.raw_os_error() {
             Some(errno) => return Ok(-i64::from(errno)),
@@ -192,24 +203,32 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         },
     };
     let id = registry::next_id();
+    events::RUNNING.fetch_add(1, Ordering::Relaxed);
     LIVE.with(|live| live.borrow_mut().insert(id, true));
     adjust_refs(&env, &events, 1)?;
-    let pending = registry::Pending::new(id, events);
+    let pending = registry::Pending::new(id, Arc::clone(&events));
     let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
     QUEUED.fetch_add(1, Ordering::Relaxed);
+    let events_of_job = Arc::clone(&events);
     fastspawn::Pool::global().run(move || {
         // Until the end of the job: its closes and the reserve's top-up run
         // after JS may have seen the child's 'close'.
         let _after = AfterWork::begin();
         QUEUED.fetch_sub(1, Ordering::Relaxed);
         trace::stamp(id, trace::Step::PoolStart);
-        let outcome = match request.into_command() {
-            Ok(mut command) => {
+        // `pipeAs: 'readable'`: the outputs' pipes, recorded before the
+        // spawn is posted (so that JS can close them), closed if it failed.
+        let built = request
+            .make_outputs()
+            .and_then(|ends| Ok((ends, request.into_command()?)));
+        let outcome = match built {
+            Ok((ends, mut command)) => {
                 trace::stamp(id, trace::Step::Built);
                 let spawned = command.spawn();
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
+                        outputs::register(id, &events_of_job, ends);
                         registry::Outcome::Spawned(child)
                     }
                     Err(err) => {
@@ -235,7 +254,48 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         request::refill();
         drop(retired);
     });
+    // Coalesced delivery: tell JS whether records of other children wait
+    // with no wake-up on its way (io[0], read by JS after the call), so
+    // that it takes them now rather than at the coalesced wake-up.
+    if events::coalescing() {
+        io[0] = i32::from(events.waiting());
+    }
     Ok(i64::from(id))
+}
+
+/// `pipeAs: 'readable'`: output `index` (1, 2) of child `id` may read the
+/// next `outputHighWaterMark()` bytes (its stream's `_read()` after it
+/// received the last budget whole). Nothing once it ended or was closed.
+#[napi]
+pub fn output_grant(id: u32, index: u32) {
+    outputs::grant(id, index);
+}
+
+/// `pipeAs: 'readable'`: stops reading output `index` of child `id` and
+/// closes it (the stream's `destroy()`). Nothing once it ended or was
+/// closed; JS waits for the spawn's report before it calls this.
+#[napi]
+pub fn output_close(id: u32, index: u32) {
+    outputs::close(id, index);
+}
+
+/// The budget of a readable output: the bytes it reads before JS grants
+/// more (the JS stream's highWaterMark).
+#[napi]
+pub fn output_high_water_mark() -> u32 {
+    outputs::HIGH_WATER_MARK as u32
+}
+
+/// For the tests: how many readable outputs are open on the native side,
+/// and `[id, index, budget, watching]` of each (`outputsDebug`).
+#[napi]
+pub fn open_outputs() -> u32 {
+    outputs::open_count() as u32
+}
+
+#[napi]
+pub fn outputs_debug() -> Vec<i64> {
+    outputs::debug()
 }
 
 /// Sets how many socketpairs the spawner threads keep made ahead of time
@@ -563,13 +623,26 @@ pub fn set_ping_delivery(within: u32, count: u32) {
     PING_COUNT.store(count, Ordering::Relaxed);
 }
 
-/// Coalesces the delivery of every record to JS (`events::set_delivery`):
-/// wake the JS thread once `count` records wait or `within` µs after the
-/// first (0 µs, the default: at the first). For the benchmarks only
-/// (README session 12): it delays every event by up to `within`.
+/// Coalesced delivery of the children's records (`events::set_delivery`;
+/// `setDelivery()` in JS): while other children of the process run, a
+/// record waits until `count` records wait or `within` µs passed since
+/// the first (0 µs, the default: every record wakes JS at once).
 #[napi]
 pub fn set_event_delivery(within: u32, count: u32) {
     events::set_delivery(within, count);
+}
+
+/// `[within µs, count]` of the coalesced delivery.
+#[napi]
+pub fn event_delivery() -> Vec<u32> {
+    events::delivery().to_vec()
+}
+
+/// For the tests: `[records that woke JS at once (no other child ran),
+/// records held, wake-ups at a deadline]` under coalesced delivery.
+#[napi]
+pub fn delivery_stats() -> Vec<f64> {
+    events::delivery_stats().iter().map(|&n| n as f64).collect()
 }
 
 /// `[µs per spawn + wait, µs per spawn alone]` of `path` (no arguments,

@@ -173,9 +173,11 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>
             } else {
                 events.post(Kind::Spawned, id, pid, 0);
             }
+            crate::outputs::watch(id);
             crate::waiter::watch(id, pidfd);
         }
         Outcome::Failed(errno) => {
+            crate::events::RUNNING.fetch_sub(1, Ordering::Relaxed);
             insert_and_wake(
                 id,
                 Entry {
@@ -236,9 +238,12 @@ pub fn reap(id: u32) -> bool {
         (None, Some(child))
     };
     drop(entries);
+    // What its `pipeAs: 'readable'` outputs hold goes out before the exit.
+    crate::outputs::at_exit(id);
     // JS may see the exit before the pidfd below is closed.
     let after = crate::AfterWork::begin();
     crate::trace::stamp(id, crate::trace::Step::ExitPosted);
+    crate::events::RUNNING.fetch_sub(1, Ordering::Relaxed);
     events.post(Kind::Exited, id, code, signal);
     drop(done);
     drop(after);

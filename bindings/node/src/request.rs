@@ -12,12 +12,12 @@
 //! | --- | --- |
 //! | 0 | argc |
 //! | 1 | envc, or -1 for the process's environment (a snapshot taken on the JS thread) |
-//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own) |
+//! | 2 | flags: 1 cwd set, 2 detached (setsid), 4 uid set, 8 gid set, 16 contain (a cgroup of its own), 32 readable outputs (`pipeAs: 'readable'`: piped fds 1 and 2 are pipes made on the spawner thread, their read ends native, `outputs.rs`; their slots get -1) |
 //! | 3, 4 | uid, gid |
 //! | 5 | nfds: how many child fds follow |
 //! | 6 + 2i, 7 + 2i | child fd i: kind ([`PIPE`], [`IGNORE`], [`INHERIT`], [`FD`]) and its argument |
 //!
-//! For a `PIPE` the native side creates a socketpair and writes the
+//! For a `PIPE` (but a readable output's) the native side takes a socketpair and writes the
 //! parent's end into the argument slot; the child's end goes into the
 //! request and then the command, which closes it after the spawn attempt,
 //! whatever its outcome.
@@ -50,6 +50,7 @@ const FLAG_DETACHED: i32 = 2;
 const FLAG_UID: i32 = 4;
 const FLAG_GID: i32 = 8;
 const FLAG_CONTAIN: i32 = 16;
+const FLAG_READABLE: i32 = 32;
 const HEADER: usize = 6;
 
 fn invalid(what: &str) -> io::Error {
@@ -68,6 +69,10 @@ enum Source {
     Null,
     /// The parent's own fd `i` (0-2), duplicated on the spawner thread.
     Inherit,
+    /// A `pipeAs: 'readable'` output (fd 1 or 2): a pipe made on the
+    /// spawner thread ([`Request::make_outputs`]), its read end kept
+    /// native (`outputs.rs`).
+    Output,
 }
 
 /// A request ready for a spawner thread. The JS thread does only what must
@@ -87,7 +92,36 @@ pub struct Request {
     fds: Vec<(usize, Source)>,
 }
 
+/// The capacity asked for a readable output's pipe ([`Request::make_outputs`]).
+const OUTPUT_PIPE_SIZE: usize = 256 * 1024;
+
 impl Request {
+    /// On the spawner thread, with `FLAG_READABLE`: a pipe for each piped
+    /// fd 1 and 2 (the child gets the write end), and their read ends by
+    /// child fd, non-blocking, to be read natively (`outputs.rs`):
+    /// registered once the child runs, closed if it failed. A pipe rather
+    /// than a socketpair (what the other piped fds get, as Node's): made
+    /// with two system calls and no socket, cheaper to write and read, and
+    /// no JS stream needs it to be a socket.
+    pub fn make_outputs(&mut self) -> io::Result<Vec<(usize, OwnedFd)>> {
+        let mut ends = Vec::new();
+        for (i, source) in &mut self.fds {
+            if matches!(source, Source::Output) {
+                let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+                rustix::io::ioctl_fionbio(&read, true)?;
+                // As much room as a socketpair's buffer, so that a child
+                // writing ~100-200 KB does not block on the pipe (64 KiB)
+                // until this side reads; its pages are only taken as
+                // written. Best effort: a user past its pipe quota keeps
+                // the default.
+                let _ = rustix::pipe::fcntl_setpipe_size(&write, OUTPUT_PIPE_SIZE);
+                *source = Source::Fd(write);
+                ends.push((*i, read));
+            }
+        }
+        Ok(ends)
+    }
+
     /// On the spawner thread: the command. Inherited stdio fds are mapped
     /// as duplicates made here rather than left in place, because Node's
     /// own stdio fds are close-on-exec and, as with libuv, the child must
@@ -150,6 +184,7 @@ impl Request {
                     Err(err) if err.raw_os_error() == Some(libc::EBADF) => continue,
                     Err(err) => return Err(err),
                 },
+                Source::Output => return Err(invalid("output pipe not made")),
             };
             if i < 3 {
                 set_stdio(&mut command, i, Stdio::from(fd));
@@ -197,12 +232,18 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
     // Set up every child fd but the pipes first (duplicates can fail:
     // EBADF, EMFILE), then take the pipes' socketpairs, so that a failure
     // half-way closes everything it made and gives no socketpair away.
+    let readable = flags & FLAG_READABLE != 0;
     let mut fds = Vec::with_capacity(nfds);
     let mut pipes = 0;
     for i in 0..nfds {
         let kind = io[HEADER + 2 * i];
         let arg = io[HEADER + 2 * i + 1];
         let source = match kind {
+            // Made on the spawner thread; JS gets no fd for it.
+            PIPE if readable && (i == 1 || i == 2) => {
+                io[HEADER + 2 * i + 1] = -1;
+                Some(Source::Output)
+            }
             PIPE => {
                 pipes += 1;
                 None
@@ -236,7 +277,10 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
         };
         fds.push((i, source));
     }
-    let mut pairs = take_pairs(pipes)?;
+    let (mut pairs, made) = take_pairs(pipes)?;
+    if readable && made > 0 {
+        grow_reserve(made);
+    }
     let fds = fds
         .into_iter()
         .map(|(i, source)| {
@@ -263,7 +307,8 @@ pub fn build(strings: String, io: &mut [i32]) -> io::Result<Request> {
 /// Socketpairs made ahead of time by the spawner threads ([`refill`]), so
 /// that a spawn with piped stdio does not make them on the JS thread (three
 /// `socketpair` calls, ~15 µs each with their closes). At most
-/// [`reserve_size`] (6 unless a benchmark changed it); close-on-exec, so no child of any spawner inherits
+/// [`reserve_size`] (6 unless a benchmark changed it or `pipeAs: 'readable'` spawns grew
+/// it, [`grow_reserve`]); close-on-exec, so no child of any spawner inherits
 /// them (fastspawn's children get only their mapped fds anyway); they live
 /// until the process exits. The lock is never held across a system call.
 static RESERVE: Mutex<Vec<(OwnedFd, OwnedFd)>> = Mutex::new(Vec::new());
@@ -305,17 +350,34 @@ fn new_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     )?)
 }
 
-/// `n` socketpairs: from the reserve while it has some, else made now. On
-/// failure (EMFILE...) those taken go back to the reserve.
-fn take_pairs(n: usize) -> io::Result<Vec<(OwnedFd, OwnedFd)>> {
+/// The most a `pipeAs: 'readable'` spawn grows the reserve to
+/// ([`grow_reserve`]).
+const GROWN_RESERVE: usize = 48;
+
+/// A `pipeAs: 'readable'` spawn found the reserve short by `made` pairs
+/// (it made them on the JS thread): the spawner threads keep `2 * made`
+/// more from now on, up to [`GROWN_RESERVE`] pairs. Only that opt-in grows
+/// it (a server spawning many such children at once); the default size
+/// stays 6 otherwise.
+fn grow_reserve(made: usize) {
+    let _ = RESERVE_SIZE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |size| {
+        (size < GROWN_RESERVE).then(|| (size + 2 * made).min(GROWN_RESERVE))
+    });
+}
+
+/// `n` socketpairs: from the reserve while it has some, else made now
+/// (how many were made is the second value). On failure (EMFILE...) those
+/// taken go back to the reserve.
+fn take_pairs(n: usize) -> io::Result<(Vec<(OwnedFd, OwnedFd)>, usize)> {
     if n == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let mut pairs = {
         let mut reserve = reserve();
         let keep = reserve.len().saturating_sub(n);
         reserve.split_off(keep)
     };
+    let made = n - pairs.len();
     while pairs.len() < n {
         match new_pair() {
             Ok(pair) => pairs.push(pair),
@@ -325,7 +387,7 @@ fn take_pairs(n: usize) -> io::Result<Vec<(OwnedFd, OwnedFd)>> {
             }
         }
     }
-    Ok(pairs)
+    Ok((pairs, made))
 }
 
 /// Puts unused pairs back, up to the reserve's size; the rest are closed
@@ -395,7 +457,7 @@ pub fn refill() -> usize {
 /// whose other end got `data` and was closed, as a child's stdout that
 /// wrote `data` and exited (no process involved).
 pub fn output_fd(data: &[u8]) -> io::Result<RawFd> {
-    let (parent, child) = take_pairs(1)?.pop().expect("one pair");
+    let (parent, child) = take_pairs(1)?.0.pop().expect("one pair");
     rustix::io::write(&child, data)?;
     Ok(parent.into_raw_fd())
 }

@@ -4,8 +4,12 @@
 //! the exit to the child's JS thread.
 //!
 //! A child without a pidfd (kernels before 5.3) is polled every 20 ms.
+//!
+//! The same set holds the outputs of `pipeAs: 'readable'` children
+//! (`outputs.rs`): their token has the child fd in its upper 32 bits, a
+//! pidfd's token is the child id alone.
 
-use std::os::fd::{OwnedFd, RawFd};
+use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -69,6 +73,23 @@ pub fn unwatch(pidfd: RawFd) {
     let _ = epoll::delete(&waiter().epoll, crate::sys::borrow_pidfd(pidfd));
 }
 
+/// Adds an output's fd to the set under `token` (level-triggered input);
+/// returns whether it is in the set.
+pub fn add(fd: BorrowedFd<'_>, token: u64) -> bool {
+    epoll::add(
+        &waiter().epoll,
+        fd,
+        epoll::EventData::new_u64(token),
+        epoll::EventFlags::IN,
+    )
+    .is_ok()
+}
+
+/// Removes an output's fd from the set.
+pub fn remove(fd: BorrowedFd<'_>) {
+    let _ = epoll::delete(&waiter().epoll, fd);
+}
+
 fn run() {
     let w = waiter();
     let mut events: Vec<epoll::Event> = Vec::with_capacity(256);
@@ -93,8 +114,13 @@ fn run() {
             Err(err) => panic!("fastspawn: the waiter's epoll_wait failed: {err}"),
         }
         for event in &events {
-            crate::trace::stamp(event.data.u64() as u32, crate::trace::Step::WaiterWoke);
-            crate::registry::reap(event.data.u64() as u32);
+            let token = event.data.u64();
+            if token >> 32 != 0 {
+                crate::outputs::ready(token);
+                continue;
+            }
+            crate::trace::stamp(token as u32, crate::trace::Step::WaiterWoke);
+            crate::registry::reap(token as u32);
         }
         if polling {
             let mut ids = std::mem::take(&mut *w.polled.lock().unwrap_or_else(|e| e.into_inner()));

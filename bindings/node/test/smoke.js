@@ -1,6 +1,6 @@
 'use strict';
 // Smoke test of the package under whichever runtime runs this file (Node,
-// Bun, Deno): spawn with piped stdio, stdin round trip, a missing program,
+// Bun, Deno): spawn with piped stdio (a socket, and pipeAs: 'readable'), stdin round trip, a missing program,
 // exec with a shell, kill, an IPC round trip with fork(). Prints one line per check and a summary; exits
 // non-zero if a check failed or the addon cannot be loaded.
 //
@@ -32,9 +32,9 @@ function check(name, ok, detail) {
   console.log(`${ok ? 'ok' : 'FAIL'} - ${name}${ok ? '' : `: ${detail}`}`);
 }
 
-function run(file, args, input) {
+function run(file, args, input, options) {
   return new Promise((resolve) => {
-    const child = fastspawn.spawn(file, args);
+    const child = fastspawn.spawn(file, args, options);
     const events = [];
     let out = '';
     child.on('spawn', () => events.push('spawn'));
@@ -54,6 +54,10 @@ async function main() {
   check('echo: output', echo.out === 'hi there\n', JSON.stringify(echo.out));
   check('echo: events', echo.events.join(',') === 'spawn,exit 0 null,close 0 null', echo.events.join(','));
   check('echo: pid', Number.isInteger(echo.child.pid) && echo.child.pid > 0, echo.child.pid);
+
+  const readable = await run('sh', ['-c', 'seq 1 30000'], undefined, { pipeAs: 'readable' });
+  const expected = Array.from({ length: 30000 }, (_, i) => `${i + 1}\n`).join('');
+  check("pipeAs: 'readable': output and events", readable.out === expected && readable.events.join(',') === 'spawn,exit 0 null,close 0 null', readable.events.join(','));
 
   const cat = await run('cat', [], 'round trip');
   check('stdin round trip', cat.out === 'round trip', JSON.stringify(cat.out));

@@ -36,7 +36,7 @@ pub const CONNECTIONS: u64 = 30;
 
 /// The servers, in the order of the table: the post's first table, then
 /// its variants, then fastspawn's, then the no-spawn controls.
-pub const SERVERS: [&str; 14] = [
+pub const SERVERS: [&str; 15] = [
     "node-baseline",
     "deno-baseline",
     "bun-baseline",
@@ -46,6 +46,7 @@ pub const SERVERS: [&str; 14] = [
     "node-worker-threads",
     "node-child-process",
     "node-fastspawn",
+    "node-fastspawn-tuned",
     "rust-fastspawn",
     "node-no-spawn",
     "node-no-spawn-stream",
@@ -68,6 +69,9 @@ pub fn describe(server: &str) -> &'static str {
         "node-child-process" => "`node child-process.mjs`: execFile in a fork() pool, one per core",
         "node-fastspawn" => {
             "`node baseline.mjs --spawn-module bindings/node`: the baseline with fastspawn's spawn"
+        }
+        "node-fastspawn-tuned" => {
+            "`node fastspawn-tuned.mjs --spawn-module bindings/node`: the baseline with fastspawn's spawn and its opt-ins for such a server: each stdout a plain Readable fed by the addon (`pipeAs: 'readable'`) and the children's events coalesced while others run (`setDelivery({ within: 5000 })`)"
         }
         "rust-fastspawn" => "Rust hyper + fastspawn::tokio, stdout streamed as the body",
         "node-no-spawn-stream" => {
@@ -322,17 +326,17 @@ fn launch(server: &str, workload: &str, port: u16, paths: &Paths) -> Result<Laun
             let file = format!("{}.mjs", server.trim_start_matches("node-"));
             js(node()?, vec![script(&file)], &[])
         }
-        "node-fastspawn" | "node-no-spawn-stream" => {
+        "node-fastspawn" | "node-fastspawn-tuned" | "node-no-spawn-stream" => {
             let index = paths.node_binding.join("index.js");
             exists(&index, "the fastspawn Node package is not built yet")?;
             exists(
                 &paths.node_binding.join("fastspawn.node"),
                 "the fastspawn Node addon is not built yet",
             )?;
-            let file = if server == "node-fastspawn" {
-                "baseline.mjs"
-            } else {
-                "no-spawn-stream.mjs"
+            let file = match server {
+                "node-fastspawn" => "baseline.mjs",
+                "node-fastspawn-tuned" => "fastspawn-tuned.mjs",
+                _ => "no-spawn-stream.mjs",
             };
             js(
                 node()?,
@@ -420,7 +424,7 @@ fn measure(name: &str, plan: &Plan, ctx: &mut Measuring) -> Vec<Measurement> {
                 }
                 // Deno and Bun come with `make peers`, hey with `make bench`:
                 // only the Node addon (another package) may be missing in a full run.
-                if !opts.quick && cell.runner != "node-fastspawn" {
+                if !opts.quick && !cell.runner.starts_with("node-fastspawn") {
                     failures.push(format!("http {} {workload}: {reason}", cell.runner));
                 }
                 slots.push(None);
@@ -884,6 +888,8 @@ mod tests {
             main_c: "/r/bench/http/main.c".into(),
         };
         let err = launch("node-fastspawn", "echo", 1, &paths).unwrap_err();
+        assert!(err.contains("index.js is missing"), "{err}");
+        let err = launch("node-fastspawn-tuned", "echo", 1, &paths).unwrap_err();
         assert!(err.contains("index.js is missing"), "{err}");
         assert!(launch("perl-cgi", "echo", 1, &paths).is_err());
         if which("node").is_some() {

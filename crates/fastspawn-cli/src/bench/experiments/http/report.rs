@@ -265,6 +265,7 @@ fn short(server: &str) -> &str {
         "node-worker-threads" => "threads",
         "node-child-process" => "fork pool",
         "node-fastspawn" => "Node+fs",
+        "node-fastspawn-tuned" => "Node+fs tuned",
         "rust-fastspawn" => "Rust+fs",
         "node-no-spawn" => "no spawn",
         "node-no-spawn-stream" => "sockets",
@@ -308,6 +309,11 @@ fn goals(ms: &[Measurement]) -> Vec<String> {
             if let Some(l) = limit(ms, w) {
                 lines.push(limit_line(w, &l));
             }
+        }
+        if let Some(s) = per_workload(&r(ms, "node-fastspawn-tuned", "rust-fastspawn")) {
+            lines.push(format!(
+                "node-fastspawn-tuned / rust-fastspawn req/s: {s} (the package's opt-ins pipeAs: 'readable' and setDelivery({{ within: 5000 }}); the drop-in's line above is the headline)"
+            ));
         }
         if let Some(s) = per_workload(&r(ms, "node-fastspawn", "rust-tokio")) {
             lines.push(format!(
@@ -601,6 +607,43 @@ mod tests {
         let chart = &charts(&ms)[0];
         assert_eq!(chart.x, ["Node", "Deno", "Rust tokio", "Node+fs"]);
         assert_eq!(chart.series[1].1, [300.0, 0.0, 1500.0, 0.0]);
+    }
+
+    /// The tuned server gets its own line, after the drop-in's headline and
+    /// limit lines, and its own bar.
+    #[test]
+    fn tuned_server_reported_next_to_the_headline() {
+        let mut ms = limit_cells(0.99, 400.0);
+        ms.push(cell("node-fastspawn-tuned", "echo", 960.0, None));
+        let goals = goals(&ms);
+        assert!(goals[0].starts_with("node-fastspawn / rust-fastspawn req/s: echo 0.75x"));
+        let limit = goals
+            .iter()
+            .position(|g| g.starts_with("node-fastspawn's limit, echo hi"))
+            .unwrap();
+        let tuned = goals
+            .iter()
+            .position(|g| g.starts_with("node-fastspawn-tuned / rust-fastspawn req/s:"))
+            .unwrap();
+        assert!(tuned > limit, "{goals:?}");
+        assert!(
+            goals[tuned].contains("echo 0.96x, cat –"),
+            "{}",
+            goals[tuned]
+        );
+        assert!(goals[tuned].contains("the drop-in's line above is the headline"));
+        // Without the tuned server, no such line.
+        assert!(
+            !super::goals(&limit_cells(0.99, 400.0))
+                .iter()
+                .any(|g| g.starts_with("node-fastspawn-tuned"))
+        );
+        let chart = &charts(&ms)[0];
+        assert!(
+            chart.x.iter().any(|x| x == "Node+fs tuned"),
+            "{:?}",
+            chart.x
+        );
     }
 
     /// `m` with CPU per request (µs) of the server, its children and hey.
