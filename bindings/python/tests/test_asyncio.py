@@ -331,6 +331,23 @@ def test_a_spawn_cancelled_after_its_process_was_made_leaves_no_child():
     assert len(pids) == 1 and pids[0] not in children()
 
 
+async def _one_spawn_not_drained(loop):
+    """Starts one ``sleep 10`` through ``loop``'s spawner with its drain
+    taken off the loop (the test drains by hand): returns the spawner, the
+    task, the child's pid in a list, and the spawn's pending future."""
+    spawner = fa._spawner(loop)
+    loop.remove_reader(spawner._spawner.fileno())  # drained by hand
+    kids = children()
+    task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
+    await asyncio.sleep(0)  # its first step: queued, the flush scheduled
+    await asyncio.sleep(0)  # the flush: handed to a spawner thread
+    assert spawns_finished()
+    started = [pid for pid in children() if pid not in kids]
+    assert len(started) == 1
+    (future,) = spawner._pending.values()
+    return spawner, task, started, future
+
+
 def test_a_spawn_whose_future_was_cancelled_before_the_drain_leaves_no_child(no_leaks):
     # The task is cancelled (its future with it) after the spawn finished
     # but before the drain and before the task resumed to take the future
@@ -338,16 +355,7 @@ def test_a_spawn_whose_future_was_cancelled_before_the_drain_leaves_no_child(no_
     # child is killed and reaped by the drain itself.
     async def run():
         loop = asyncio.get_running_loop()
-        spawner = fa._spawner(loop)
-        loop.remove_reader(spawner._spawner.fileno())  # drained by hand below
-        kids = children()
-        task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
-        await asyncio.sleep(0)  # its first step: queued, the flush scheduled
-        await asyncio.sleep(0)  # the flush: handed to a spawner thread
-        assert spawns_finished()
-        started = [pid for pid in children() if pid not in kids]
-        assert len(started) == 1
-        (future,) = spawner._pending.values()
+        spawner, task, started, future = await _one_spawn_not_drained(loop)
         task.cancel()
         assert future.cancelled()
         spawner._drain(loop)
@@ -711,16 +719,7 @@ def test_a_spawn_left_to_its_own_callback_whose_task_was_cancelled_leaves_no_chi
     # cancel of the spawn does.
     async def run():
         loop = asyncio.get_running_loop()
-        spawner = fa._spawner(loop)
-        loop.remove_reader(spawner._spawner.fileno())  # drained by hand below
-        kids = children()
-        task = asyncio.ensure_future(fa.create_subprocess_exec("sleep", "10"))
-        await asyncio.sleep(0)  # its first step: queued, the flush scheduled
-        await asyncio.sleep(0)  # the flush: handed to a spawner thread
-        assert spawns_finished()
-        started = [pid for pid in children() if pid not in kids]
-        assert len(started) == 1
-        (future,) = spawner._pending.values()
+        spawner, task, started, future = await _one_spawn_not_drained(loop)
         handle = asyncio.Handle(spawner._spawner.deliver, (), loop)
         spawner._spawner.drain(spawner._pending, spawner._processes, fa.Process, loop, handle)
         assert spawner._pending == {} and not future.done()
