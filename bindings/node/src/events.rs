@@ -30,7 +30,8 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 ///   exited (always after its `Exited`).
 /// - `Data`: the child fd (1, 2), the byte count: that many bytes of a
 ///   `pipeAs: 'readable'` output, next in the batch's bytes
-///   (`outputs.rs`).
+///   (`outputs.rs`). A `Data` record posted right after one of the same
+///   output that is still queued is merged into it (one chunk for JS).
 /// - `OutputEnd`: the child fd, 0 or the errno (positive) of the read
 ///   that failed: that output's end of stream; its fd is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +56,19 @@ struct Queue {
     /// [`post_within`](Events::post_within) armed the coalescer's deadline
     /// for this queue and it has not passed yet.
     armed: bool,
+}
+
+/// Queues `record` and its bytes; a `Data` record that follows one of the
+/// same output still queued adds its bytes to it (one chunk for JS).
+fn push_record(queue: &mut Queue, record: [i32; 4], bytes: &[u8]) {
+    queue.bytes.extend_from_slice(bytes);
+    let len = queue.records.len();
+    if record[0] == Kind::Data as i32 && len >= 4 && queue.records[len - 4..len - 1] == record[..3]
+    {
+        queue.records[len - 1] += record[3];
+        return;
+    }
+    queue.records.extend_from_slice(&record);
 }
 
 type Tsfn = ThreadsafeFunction<(), (), u32, napi::Status, false, true, 0>;
@@ -209,10 +223,7 @@ impl Events {
         }
         let wake = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            queue
-                .records
-                .extend_from_slice(&[kind as i32, id as i32, a, b]);
-            queue.bytes.extend_from_slice(bytes);
+            push_record(&mut queue, [kind as i32, id as i32, a, b], bytes);
             !std::mem::replace(&mut queue.scheduled, true)
         };
         if wake {
@@ -273,8 +284,7 @@ impl Events {
     ) {
         let (wake, arm) = {
             let mut queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            queue.records.extend_from_slice(&record);
-            queue.bytes.extend_from_slice(bytes);
+            push_record(&mut queue, record, bytes);
             if queue.scheduled {
                 (false, false)
             } else if queue.records.len() >= 4 * count.max(1) {

@@ -30,8 +30,14 @@ use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 use crate::events::{Events, Kind};
 
 /// The bytes an output reads before JS asks for more (the JS stream's
-/// highWaterMark, `lib/child_process.js`).
-pub const HIGH_WATER_MARK: usize = 64 * 1024;
+/// highWaterMark, `lib/child_process.js`): the pipe's capacity
+/// (`request.rs`), so that a child that wrote up to that much and exited
+/// is read at its exit in one go (its reads merged into one `Data` record
+/// while JS has not taken them: `events.rs`).
+pub const HIGH_WATER_MARK: usize = 256 * 1024;
+
+/// The most one read call asks for (the reads' buffer's size).
+const READ_CHUNK: usize = 64 * 1024;
 
 struct State {
     /// `None` once closed (end of stream, error, or `close`).
@@ -143,35 +149,46 @@ fn read_ready(output: &Output, state: &mut State) {
     let mut end = None;
     SCRATCH.with(|scratch| {
         let mut scratch = scratch.borrow_mut();
-        if scratch.len() < HIGH_WATER_MARK {
-            scratch.resize(HIGH_WATER_MARK, 0);
+        if scratch.len() < READ_CHUNK {
+            scratch.resize(READ_CHUNK, 0);
         }
-        let limit = state.budget.min(HIGH_WATER_MARK);
-        let mut filled = 0;
-        while filled < limit {
-            match rustix::io::read(fd, &mut scratch[filled..limit]) {
-                Ok(0) => {
-                    end = Some(0);
-                    break;
-                }
-                Ok(n) => filled += n,
-                Err(rustix::io::Errno::AGAIN) => break,
-                Err(rustix::io::Errno::INTR) => {}
-                Err(err) => {
-                    end = Some(err.raw_os_error());
-                    break;
+        // The budget in chunks of READ_CHUNK, each posted when full (or at
+        // the end), so that the buffer stays small and warm in the cache.
+        while end.is_none() && state.budget > 0 {
+            let limit = state.budget.min(READ_CHUNK);
+            let mut filled = 0;
+            let mut again = false;
+            while filled < limit {
+                match rustix::io::read(fd, &mut scratch[filled..limit]) {
+                    Ok(0) => {
+                        end = Some(0);
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    Err(rustix::io::Errno::AGAIN) => {
+                        again = true;
+                        break;
+                    }
+                    Err(rustix::io::Errno::INTR) => {}
+                    Err(err) => {
+                        end = Some(err.raw_os_error());
+                        break;
+                    }
                 }
             }
-        }
-        state.budget -= filled;
-        if filled > 0 {
-            output.events.post_bytes(
-                Kind::Data,
-                output.id,
-                output.index as i32,
-                filled as i32,
-                &scratch[..filled],
-            );
+            state.budget -= filled;
+            if filled > 0 {
+                output.events.post_bytes(
+                    Kind::Data,
+                    output.id,
+                    output.index as i32,
+                    filled as i32,
+                    &scratch[..filled],
+                );
+            }
+            if again {
+                break;
+            }
         }
     });
     if let Some(errno) = end {

@@ -166,6 +166,24 @@ describe("pipeAs: 'readable'", () => {
     assert.equal(bytes, 6888896);
   });
 
+  it('an output read while JS is busy comes as one chunk of all its bytes (reads of one output merged in the queue), the same bytes as Node\'s', async () => {
+    const script = "head -c 200000 /dev/zero | tr '\\0' x; printf end";
+    const r = await both(async (impl, name) => {
+      const child = impl.spawn('sh', ['-c', script], R(name));
+      const chunks = [];
+      child.stdout.on('data', (chunk) => chunks.push(chunk.length));
+      // The JS thread blocked while the child writes and exits: the
+      // native side reads on (up to its budget of 256 KiB) and queues.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+      await once(child, 'close');
+      return { bytes: chunks.reduce((a, b) => a + b, 0), chunks };
+    });
+    assert.equal(r.fastspawn.bytes, 200003);
+    assert.equal(r.fastspawn.bytes, r.node.bytes);
+    assert.deepEqual(r.fastspawn.chunks, [200003]);
+    assert.ok(r.node.chunks.length > 1, 'Node reads 64 KiB per call');
+  });
+
   it('setEncoding with multi-byte characters split across chunks', async () => {
     // "€" (e2 82 ac) and "😀" (f0 9f 98 80) each split across two writes
     // with a pause between, so they come in two reads.
