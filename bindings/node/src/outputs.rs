@@ -112,14 +112,24 @@ pub fn register(id: u32, events: &Arc<Events>, ends: Vec<(usize, OwnedFd)>) {
 /// After the spawn was posted: child `id`'s outputs join the waiter's
 /// epoll set (those not closed or already watched).
 pub fn watch(id: u32) {
+    for_each_output(id, arm);
+}
+
+/// Runs `f` on each of child `id`'s open outputs, with its state locked;
+/// returns at once while no output is registered (the default path). Both
+/// outputs are looked up under one lock of the map; one closed meanwhile
+/// has no fd, which `f` sees.
+fn for_each_output(id: u32, mut f: impl FnMut(&Output, &mut State)) {
     if REGISTERED.load(Ordering::Acquire) == 0 {
         return;
     }
-    for index in 1..=2 {
-        if let Some(output) = get(id, index) {
-            let mut state = output.lock();
-            arm(&output, &mut state);
-        }
+    let found = {
+        let map = outputs();
+        [map.get(&key(id, 1)).cloned(), map.get(&key(id, 2)).cloned()]
+    };
+    for output in found.into_iter().flatten() {
+        let mut state = output.lock();
+        f(&output, &mut state);
     }
 }
 
@@ -225,16 +235,10 @@ pub fn ready(token: u64) {
 /// not reach its end (a grandchild holds it, or its budget ran out) stays
 /// or becomes watched.
 pub fn at_exit(id: u32) {
-    if REGISTERED.load(Ordering::Acquire) == 0 {
-        return;
-    }
-    for index in 1..=2 {
-        if let Some(output) = get(id, index) {
-            let mut state = output.lock();
-            read_ready(&output, &mut state);
-            arm(&output, &mut state);
-        }
-    }
+    for_each_output(id, |output, state| {
+        read_ready(output, state);
+        arm(output, state);
+    });
 }
 
 /// From JS (the stream's `_read()` after it received a whole budget): the
