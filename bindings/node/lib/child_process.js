@@ -22,7 +22,7 @@ const { fileURLToPath } = require('node:url');
 const { isMainThread } = require('node:worker_threads');
 
 const errors = require('./errors');
-const { addon, children, closeFd, collectSoon, delivery, drainFds, hold, readers, retiredTaken } = require('./native');
+const { addon, children, closeFd, collectSoon, drainFds, hold, readers, retiredTaken } = require('./native');
 
 const PENDING = 0;
 const RUNNING = 1;
@@ -1093,9 +1093,10 @@ class ChildProcess extends EventEmitter {
     }
 
     retiredTaken();
-    // Coalesced delivery: records of other children wait (io[0], set by
-    // the addon): taken at the end of this macrotask.
-    if (delivery.on && io[0] === 1) collectSoon();
+    // Coalesced delivery: records of other children wait (io[0], 1 or 0,
+    // set by the addon from the process-wide setting, whichever thread
+    // made it): taken at the end of this macrotask.
+    if (io[0] === 1) collectSoon();
     this._id = id;
     children.set(id, this);
     // Ref'd (keeping the loop alive) by the native side until its end.
@@ -1468,7 +1469,6 @@ function setDelivery(options) {
   }
   const [previousWithin, previousCount] = addon.eventDelivery();
   addon.setEventDelivery(within, count);
-  delivery.on = within > 0;
   return { within: previousWithin, count: previousCount };
 }
 

@@ -176,12 +176,12 @@ function onOutputRecord(batch, i, id, kind, offset) {
 
 addon.init(onEvents);
 
-// Coalesced delivery (setDelivery, README "setDelivery"): whether it is on
-// as this thread set it, and the take that a spawn() schedules when
-// records of other children wait (src/lib.rs spawn: io[0]), so that they
-// are delivered at the end of the current macrotask instead of at the
-// coalesced wake-up (never inside spawn() itself).
-const delivery = { on: false };
+// Coalesced delivery (setDelivery, README "setDelivery"): the take that a
+// spawn() schedules when records of other children wait (src/lib.rs
+// spawn: io[0]; the setting is process-wide and read there, so a worker
+// thread sees the one its main thread made), so that they are delivered
+// at the end of the current macrotask instead of at the coalesced
+// wake-up (never inside spawn() itself).
 let collectQueued = false;
 
 function collectQueuedEvents() {
@@ -242,7 +242,6 @@ module.exports = {
   addon,
   children,
   collectSoon,
-  delivery,
   readers,
   closeFd,
   drainFds,

@@ -255,11 +255,10 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         drop(retired);
     });
     // Coalesced delivery: tell JS whether records of other children wait
-    // with no wake-up on its way (io[0], read by JS after the call), so
-    // that it takes them now rather than at the coalesced wake-up.
-    if events::coalescing() {
-        io[0] = i32::from(events.waiting());
-    }
+    // with no wake-up on its way (io[0], read by JS after the call: 1 or
+    // 0, whatever thread set the delivery), so that it takes them now
+    // rather than at the coalesced wake-up.
+    io[0] = i32::from(events::coalescing() && events.waiting());
     Ok(i64::from(id))
 }
 

@@ -8,6 +8,8 @@
 const { describe, it, afterEach } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
 
 const { fastspawn, nodeCp, outcome, thrown, zombies } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
@@ -101,6 +103,62 @@ describe('setDelivery', () => {
     const [, held] = statsSince(before);
     assert.ok(held > 0, 'records were held while others ran');
     assert.equal(addon.liveChildren(), 0);
+  });
+
+  it('is process-wide: a worker thread\'s spawn() takes what waits, as set by the main thread', { timeout: 60000 }, async () => {
+    // The main thread turns it on; in a worker (its own copy of the
+    // package's modules, its own event channel) a short child runs beside
+    // a long one, so its record is held; the worker's next spawn() must
+    // take it at the end of that macrotask, as on the main thread, not
+    // leave it to the deadline (100 ms). An attempt during which the
+    // deadline woke the worker anyway proves nothing and is run again.
+    fastspawn.setDelivery({ within: 100000 });
+    const index = JSON.stringify(path.join(__dirname, '..', 'index.js'));
+    const native = JSON.stringify(path.join(__dirname, '..', 'lib', 'native.js'));
+    const code = `
+      const { parentPort } = require('node:worker_threads');
+      const { once } = require('node:events');
+      const fastspawn = require(${index});
+      const { addon } = require(${native});
+      const turn = () => new Promise(setImmediate);
+      (async () => {
+        const attempts = [];
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const long = fastspawn.spawn('sleep', ['30'], { stdio: 'ignore' });
+          const longClosed = once(long, 'close');
+          await once(long, 'spawn');
+          const before = addon.deliveryStats();
+          const short = fastspawn.spawn('true', [], { stdio: 'ignore' });
+          const shortClosed = once(short, 'close');
+          let spawned = false;
+          short.on('spawn', () => { spawned = true; });
+          // Until its record waits (held: no wake-up on its way).
+          let turns = 0;
+          while (addon.deliveryStats()[1] === before[1] && !spawned && turns < 1e6) { await turn(); turns++; }
+          const heldBefore = !spawned && addon.deliveryStats()[1] > before[1];
+          const next = fastspawn.spawn('true', [], { stdio: 'ignore' });
+          const nextClosed = once(next, 'close');
+          await turn();
+          const taken = spawned;
+          const deadlines = addon.deliveryStats()[2] - before[2];
+          long.kill('SIGKILL');
+          await Promise.all([longClosed, shortClosed, nextClosed]);
+          attempts.push({ heldBefore, taken, deadlines });
+          if (heldBefore && deadlines === 0) break;
+        }
+        parentPort.postMessage(attempts);
+      })().catch((err) => parentPort.postMessage(String(err && err.stack)));
+    `;
+    const worker = new Worker(code, { eval: true });
+    const attempts = await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    assert.ok(Array.isArray(attempts), attempts);
+    const conclusive = attempts.filter((a) => a.heldBefore && a.deadlines === 0);
+    assert.ok(conclusive.length > 0, `no attempt without a deadline wake-up: ${JSON.stringify(attempts)}`);
+    for (const a of conclusive) assert.equal(a.taken, true, "the worker's spawn() took the held record");
   });
 
   it('exits in bursts across several waves, with spawn() taking what waits', { timeout: 60000 }, async () => {
