@@ -164,7 +164,7 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>
                 crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
                 events.queue(Kind::Spawned, id, pid, 0);
                 // Posts the exit, waking JS for both records.
-                if reap(id) {
+                if reap(id, false) {
                     return;
                 }
                 // Readable but not reapable (cannot happen for an exited
@@ -203,8 +203,10 @@ fn insert_and_wake(id: u32, entry: Entry) {
 }
 
 /// Reaps `id` if it has exited; posts its exit. Returns whether it did
-/// (or the child is gone), so the caller stops watching it.
-pub fn reap(id: u32) -> bool {
+/// (or the child is gone), so the caller stops watching it. `watched`: its
+/// pidfd is in the waiter's epoll set (the caller is the waiter thread),
+/// and is taken out of it before it is closed.
+pub fn reap(id: u32, watched: bool) -> bool {
     let mut entries = lock();
     let Some(entry) = entries.get_mut(&id) else {
         return true;
@@ -245,6 +247,17 @@ pub fn reap(id: u32) -> bool {
     crate::trace::stamp(id, crate::trace::Step::ExitPosted);
     crate::events::RUNNING.fetch_sub(1, Ordering::Relaxed);
     events.post(Kind::Exited, id, code, signal);
+    // Out of the epoll set before the close: a close does not remove it
+    // while another process holds the file (the vfork child of a
+    // concurrent spawn has a copy of the fd table until its execve), and
+    // the exited pidfd, readable, would wake the waiter again and again
+    // until then (~9 wake-ups per request with 30 requests in flight).
+    if watched
+        && let Some(child) = &done
+        && let Some(fd) = child.pidfd()
+    {
+        crate::waiter::unwatch(fd.as_raw_fd());
+    }
     drop(done);
     drop(after);
     if let Some(child) = tree {

@@ -120,11 +120,11 @@ fn run() {
                 continue;
             }
             crate::trace::stamp(token as u32, crate::trace::Step::WaiterWoke);
-            crate::registry::reap(token as u32);
+            crate::registry::reap(token as u32, true);
         }
         if polling {
             let mut ids = std::mem::take(&mut *w.polled.lock().unwrap_or_else(|e| e.into_inner()));
-            ids.retain(|&id| !crate::registry::reap(id));
+            ids.retain(|&id| !crate::registry::reap(id, false));
             w.polled
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
