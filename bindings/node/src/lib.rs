@@ -70,6 +70,7 @@
 #![deny(unsafe_code)]
 
 mod events;
+mod lone;
 mod outputs;
 mod registry;
 mod request;
@@ -126,6 +127,7 @@ fn events() -> Result<Arc<Events>> {
 pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
     let events = Events::new(on_events, registry::forget_finished)?;
     waiter::start();
+    lone::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
 }
@@ -218,20 +220,38 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         trace::stamp(id, trace::Step::PoolStart);
         // `pipeAs: 'readable'`: the outputs' pipes, recorded before the
         // spawn is posted (so that JS can close them), closed if it failed.
+        let contained = request.contained();
         let built = request
             .make_outputs()
             .and_then(|ends| Ok((ends, request.into_command()?)));
         let outcome = match built {
             Ok((ends, mut command)) => {
                 trace::stamp(id, trace::Step::Built);
+                // The only child of the addon, not contained (its tree
+                // needs the pidfd) and without readable outputs (the
+                // waiter's): cloned without a pidfd, its exit waited for by
+                // the lone child's thread (`lone.rs`).
+                let lone = !contained
+                    && ends.is_empty()
+                    && lone::try_take(events::RUNNING.load(Ordering::Relaxed));
+                if lone {
+                    command.pidfd(false);
+                }
                 let spawned = command.spawn();
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
                         outputs::register(id, &events_of_job, ends);
-                        registry::Outcome::Spawned(child)
+                        if lone {
+                            registry::Outcome::Lone(child)
+                        } else {
+                            registry::Outcome::Spawned(child)
+                        }
                     }
                     Err(err) => {
+                        if lone {
+                            lone::give_back();
+                        }
                         registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL))
                     }
                 }
@@ -635,6 +655,20 @@ pub fn set_event_delivery(within: u32, count: u32) {
 #[napi]
 pub fn event_delivery() -> Vec<u32> {
     events::delivery().to_vec()
+}
+
+/// `[children spawned on the lone path (no pidfd, waited for by the lone
+/// child's thread), 1 while its slot is taken]`: for the tests.
+#[napi]
+pub fn lone_stats() -> Vec<f64> {
+    vec![lone::spawned() as f64, f64::from(u8::from(lone::taken()))]
+}
+
+/// Sets whether a child spawned while no other runs takes the lone path
+/// (on by default); returns the previous setting. For the benchmarks' A/Bs.
+#[napi]
+pub fn set_lone(on: bool) -> bool {
+    lone::set_on(on)
 }
 
 /// For the tests: `[records that woke JS at once (no other child ran),

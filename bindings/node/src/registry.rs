@@ -80,6 +80,9 @@ pub fn next_id() -> u32 {
 /// How a spawn attempt ended.
 pub enum Outcome {
     Spawned(Child),
+    /// Spawned without a pidfd on the lone path (`lone.rs`), holding its
+    /// slot.
+    Lone(Child),
     Failed(i32),
 }
 
@@ -133,7 +136,7 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>
     if DEBUG.load(Ordering::Relaxed) {
         let thread = std::thread::current().name().unwrap_or("").to_string();
         let engine = match &outcome {
-            Outcome::Spawned(child) => format!("{:?}", child.engine()),
+            Outcome::Spawned(child) | Outcome::Lone(child) => format!("{:?}", child.engine()),
             Outcome::Failed(_) => String::new(),
         };
         DEBUG_INFO
@@ -175,6 +178,21 @@ fn settle(id: u32, events: Arc<Events>, outcome: Outcome, linger: Option<Linger>
             }
             crate::outputs::watch(id);
             crate::waiter::watch(id, pidfd);
+        }
+        Outcome::Lone(child) => {
+            let pid = child.id() as i32;
+            insert_and_wake(
+                id,
+                Entry {
+                    state: State::Running { pid, child },
+                    events: Arc::clone(&events),
+                },
+            );
+            crate::lone::SPAWNED_COUNT.fetch_add(1, Ordering::Relaxed);
+            // As on the pidfd path, a child that exits within the linger
+            // has its spawn and exit posted together (one wake-up of JS);
+            // the wait for its exit is the lone thread's.
+            crate::lone::settle(id, pid, &events, linger.map(|l| l.within));
         }
         Outcome::Failed(errno) => {
             crate::events::RUNNING.fetch_sub(1, Ordering::Relaxed);

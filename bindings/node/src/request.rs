@@ -96,6 +96,11 @@ pub struct Request {
 const OUTPUT_PIPE_SIZE: usize = 256 * 1024;
 
 impl Request {
+    /// Whether the child is contained (`contain`): its tree needs a pidfd.
+    pub fn contained(&self) -> bool {
+        self.flags & FLAG_CONTAIN != 0
+    }
+
     /// On the spawner thread, with `FLAG_READABLE`: a pipe for each piped
     /// fd 1 and 2 (the child gets the write end), and their read ends by
     /// child fd, non-blocking, to be read natively (`outputs.rs`):
