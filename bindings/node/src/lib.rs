@@ -127,7 +127,6 @@ fn events() -> Result<Arc<Events>> {
 pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
     let events = Events::new(on_events, registry::forget_finished)?;
     waiter::start();
-    lone::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
 }
@@ -665,10 +664,19 @@ pub fn lone_stats() -> Vec<f64> {
 }
 
 /// Sets whether a child spawned while no other runs takes the lone path
-/// (on by default); returns the previous setting. For the benchmarks' A/Bs.
+/// (off by default; its thread starts with the first such child); returns
+/// the previous setting. For the benchmarks' A/Bs.
 #[napi]
 pub fn set_lone(on: bool) -> bool {
     lone::set_on(on)
+}
+
+/// Sets whether a lone child's linger polls `waitid(WNOHANG)` on the
+/// spawner thread instead of sleeping until the lone thread saw the exit;
+/// returns the previous setting. For the benchmarks' A/Bs.
+#[napi]
+pub fn set_lone_poll(on: bool) -> bool {
+    lone::set_poll(on)
 }
 
 /// For the tests: `[records that woke JS at once (no other child ran),

@@ -1,4 +1,4 @@
-//! The lone child: a child spawned while no other child of this addon runs
+//! The lone child (an opt-in, `setLone(true)`): a child spawned while no other child of this addon runs
 //! (process-wide, every JS thread counted) and no other lone child is
 //! waited for is cloned without a pidfd, and its exit is learned by one
 //! thread of its own (`fastspawn-lone`) blocked in `waitid(P_PID, pid,
@@ -20,8 +20,19 @@ use std::time::Duration;
 
 use crate::events::{Events, Kind};
 
-/// Whether the lone path is used (on by default; off for the A/Bs).
-static ON: AtomicBool = AtomicBool::new(true);
+/// Whether the lone path is used: off by default, on by `setLone(true)`
+/// (an opt-in for the benchmarks' A/Bs until a quiet run decides: see
+/// docs/perf/node.md, "Session 14, second round").
+static ON: AtomicBool = AtomicBool::new(false);
+/// The linger of a lone child polls `waitid(WNOHANG)` on the spawner
+/// thread (yielding between polls) instead of sleeping until the lone
+/// thread saw the exit. For the A/Bs.
+static POLL: AtomicBool = AtomicBool::new(false);
+
+/// Sets whether a lone child's linger polls; returns the previous setting.
+pub fn set_poll(on: bool) -> bool {
+    POLL.swap(on, Ordering::Relaxed)
+}
 /// Taken while a lone child is spawned or waited for.
 static SLOT: AtomicBool = AtomicBool::new(false);
 /// Children spawned on the lone path, for the tests.
@@ -105,18 +116,28 @@ fn thread() -> &'static Thread {
     })
 }
 
-/// Starts the thread if it is not running yet (at `init()`, like the
-/// waiter).
-pub fn start() {
-    thread();
-}
-
 /// On the spawner thread, for lone child `id` (pid `pid`, in the registry
 /// as running): hands it to the lone thread, which reaps it once it exited
 /// and posts the exit, and posts its spawn: at once without `linger`, else
 /// when the linger ends unless the child exited within it (the lone
 /// thread then posts the spawn with the exit).
-pub fn settle(id: u32, pid: i32, events: &Arc<Events>, linger: Option<Duration>) {
+pub fn settle(id: u32, pid: i32, events: &Arc<Events>, mut linger: Option<Duration>) {
+    if let Some(within) = linger
+        && POLL.load(Ordering::Relaxed)
+    {
+        if exited_within(pid, within) {
+            give_back();
+            crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
+            events.queue(Kind::Spawned, id, pid, 0);
+            if crate::registry::reap(id, false) {
+                return;
+            }
+            // Not reapable (cannot happen): as below, by the lone thread.
+            events.flush();
+            let _ = SLOT.compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed);
+        }
+        linger = None;
+    }
     let done = Arc::new(Done::default());
     if linger.is_none() {
         events.post(Kind::Spawned, id, pid, 0);
@@ -186,6 +207,30 @@ fn run() {
         if claimed && waiting {
             job.done.cv.notify_one();
         }
+    }
+}
+
+/// Whether child `pid` exits within `within`, polled with
+/// `waitid(WNOHANG | WNOWAIT)` (it stays unreaped), yielding between polls.
+fn exited_within(pid: i32, within: Duration) -> bool {
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return false;
+    };
+    let options = rustix::process::WaitIdOptions::EXITED
+        | rustix::process::WaitIdOptions::NOWAIT
+        | rustix::process::WaitIdOptions::NOHANG;
+    let start = std::time::Instant::now();
+    loop {
+        match rustix::process::waitid(rustix::process::WaitId::Pid(pid), options) {
+            Ok(Some(_)) => return true,
+            Ok(None) | Err(rustix::io::Errno::INTR) => {}
+            // Reaped by other code: the lone thread's wait ends at once.
+            Err(_) => return false,
+        }
+        if start.elapsed() >= within {
+            return false;
+        }
+        std::thread::yield_now();
     }
 }
 

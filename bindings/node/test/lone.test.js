@@ -1,22 +1,50 @@
 'use strict';
-// The lone path (src/lone.rs): a child spawned while no other child of the
+// The lone path (src/lone.rs, an opt-in: setLone(true)): a child spawned while no other child of the
 // package runs is cloned without a pidfd and its exit learned by a thread
 // blocked in waitid(WNOWAIT); every other child keeps the pidfd and the
 // waiter. `addon.loneStats()` is [children spawned on the lone path, 1
 // while its slot is taken]: the tests assert which path ran, and compare
 // what JS sees with node:child_process.
 
-const { describe, it } = require('node:test');
+const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 
 const { both, fastspawn, openFds, outcome, zombies } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
 
+// As native.test.js: lets the streams close and the native threads finish
+// what they do after posting what JS saw (closing given-up ends).
+async function quiesce() {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  const deadline = Date.now() + 5000;
+  while (addon.afterWorkPending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 const lone = () => addon.loneStats()[0];
 const slotTaken = () => addon.loneStats()[1] === 1;
 
 describe('the lone path (no pidfd for a child that runs alone)', () => {
+  let previous;
+  before(() => {
+    previous = addon.setLone(true);
+  });
+  after(() => addon.setLone(previous));
+
+  it('is off by default: with it off, a child alone takes the pidfd path', async () => {
+    assert.equal(previous, false, 'the lone path is off by default');
+    addon.setLone(false);
+    try {
+      const before = lone();
+      const got = await both((cp) => outcome(cp.spawn('sh', ['-c', 'exit 4'])));
+      assert.deepEqual(got.fastspawn, got.node);
+      assert.equal(lone() - before, 0);
+    } finally {
+      addon.setLone(true);
+    }
+  });
+
   it('sequential children take it, with the events, statuses and output of node:child_process', async () => {
     const cases = [
       ['sh', ['-c', 'echo out; echo err >&2; exit 3'], {}],
@@ -135,10 +163,12 @@ describe('the lone path (no pidfd for a child that runs alone)', () => {
 
   it('no fd, zombie or slot left after many lone children', async () => {
     for (let i = 0; i < 20; i++) await once(fastspawn.spawn('true', [], { stdio: 'ignore' }), 'close');
+    await quiesce();
     const fds = openFds();
     const before = lone();
     for (let i = 0; i < 200; i++) await once(fastspawn.spawn('true', [], { stdio: i % 2 ? 'ignore' : 'pipe' }), 'close');
     assert.equal(lone() - before, 200);
+    await quiesce();
     assert.deepEqual(openFds(), fds);
     assert.deepEqual(zombies(), []);
     assert.equal(slotTaken(), false);
