@@ -7,7 +7,7 @@
 // separate processes (bench/sequential-ab.js) spread by 0.1x. Not a test:
 // it prints numbers.
 //
-//   node bench/inprocess-ab.js [--n 400] [--rounds 15] [--stdio ignore,pipe] DIR...
+//   node bench/inprocess-ab.js [--n 400] [--rounds 15] [--stdio ignore,pipe] DIR[@lone|@lonepoll]...
 //
 // Printed per stdio and side: the median over the rounds of µs per cycle,
 // the median of its per-round ratios to the C loop, and the median (and
@@ -32,7 +32,25 @@ if (dirs.length === 0) {
   console.error('usage: node bench/inprocess-ab.js [--n 400] [--rounds 15] [--stdio ignore,pipe] DIR...');
   process.exit(2);
 }
-const packages = dirs.map((dir) => require(path.resolve(dir)));
+// DIR@lone: that copy with the lone path on (setLone(true): a child
+// spawned while no other runs gets no pidfd, its exit waited for by the
+// lone thread's waitid); DIR@lonepoll: on, its linger polling waitid on the
+// spawner thread (setLonePoll(true)). Without an option the build's
+// default (the lone path off).
+const packages = dirs.map((side) => {
+  const [dir, option] = side.split('@');
+  const cp = require(path.resolve(dir));
+  if (option !== undefined) {
+    const addon = require(path.resolve(dir, 'fastspawn.node'));
+    if (typeof addon.setLone !== 'function') throw new Error(`${side}: this build has no setLone`);
+    if (option === 'lone') addon.setLone(true);
+    else if (option === 'lonepoll') {
+      addon.setLone(true);
+      addon.setLonePoll(true);
+    } else throw new Error(`${side}: unknown option (only @lone, @lonepoll)`);
+  }
+  return cp;
+});
 
 function cycle(cp, stdio) {
   return new Promise((resolve, reject) => {
