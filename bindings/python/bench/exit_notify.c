@@ -35,6 +35,8 @@
  *   cc -O2 -pthread -o target/exit_notify bindings/python/bench/exit_notify.c
  *   target/exit_notify target/peers/noop [ROUNDS [N [SPAWNERS [LINGER_US]]]]
  *       (default 11 2000 2 200)
+ *   target/exit_notify target/peers/noop sigchld-ignored
+ *       (what the op reports for a child the kernel reaped itself)
  *
  * The uapi headers on this machine predate IORING_OP_WAITID (Linux 6.7,
  * include/uapi/linux/io_uring.h, enum io_uring_op: ..., IORING_OP_SEND_ZC,
@@ -522,6 +524,33 @@ static void in_flight(int mode)
 	pthread_barrier_destroy(&round_end);
 }
 
+/* `PROGRAM sigchld-ignored`: with SIGCHLD ignored the kernel reaps the
+ * children at exit; what does a pending IORING_OP_WAITID (WNOWAIT) give
+ * then, and one submitted after the exit? */
+static int check_ignored(void)
+{
+	signal(SIGCHLD, SIG_IGN);
+	for (int late = 0; late < 2; late++) {
+		pid_t pid = spawn(stack_main + STACK, NULL);
+		if (late)
+			usleep(100000);
+		prep_waitid(sqe_get(), pid);
+		sq_publish();
+		if (ring_enter(1, 1, IORING_ENTER_GETEVENTS) < 0)
+			die("io_uring_enter");
+		cqe_seen = 0;
+		cq_drain(one_cqe);
+		siginfo_t si;
+		int r = waitid(P_PID, pid, &si, WEXITED | WNOHANG);
+		printf("SIGCHLD ignored, waitid op submitted %s the exit: res %d (%s); "
+		       "then waitid(P_PID): %d (%s)\n",
+		       late ? "after" : "before (the child still running or in exec)",
+		       cqe_waitid_res, cqe_waitid_res < 0 ? strerror(-cqe_waitid_res) : "ok",
+		       r, r < 0 ? strerror(errno) : "reaped");
+	}
+	return 0;
+}
+
 /* ---- rounds ---- */
 #define MAXR 101
 struct cell { double wall, self, spawners, waiter, children; };
@@ -558,7 +587,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	program = argv[1];
-	if (argc > 2) rounds = atoi(argv[2]);
+	int ignored = argc > 2 && !strcmp(argv[2], "sigchld-ignored");
+	if (argc > 2 && !ignored) rounds = atoi(argv[2]);
 	if (argc > 3) n_spawns = atoi(argv[3]);
 	if (argc > 4) n_spawners = atoi(argv[4]);
 	if (argc > 5) linger_us = atoi(argv[5]);
@@ -576,6 +606,8 @@ int main(int argc, char **argv)
 			IORING_OP_WAITID_);
 		return 1;
 	}
+	if (ignored)
+		return check_ignored();
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	efd = eventfd(0, EFD_CLOEXEC);
 	if (efd < 0)
