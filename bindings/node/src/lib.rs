@@ -667,8 +667,12 @@ pub fn lone_stats() -> Vec<f64> {
 /// (off by default; its thread starts with the first such child); returns
 /// the previous setting. For the benchmarks' A/Bs.
 #[napi]
-pub fn set_lone(on: bool) -> bool {
-    lone::set_on(on)
+pub fn set_lone(on: bool) -> Result<bool> {
+    lone::set_on(on).map_err(|err| {
+        Error::from_reason(format!(
+            "fastspawn: setLone: cannot start the lone child's thread: {err}"
+        ))
+    })
 }
 
 /// Sets whether a lone child's linger polls `waitid(WNOHANG)` on the

@@ -39,8 +39,14 @@ static SLOT: AtomicBool = AtomicBool::new(false);
 pub static SPAWNED_COUNT: AtomicU64 = AtomicU64::new(0);
 
 /// Sets whether the lone path is used; returns the previous setting.
-pub fn set_on(on: bool) -> bool {
-    ON.swap(on, Ordering::Relaxed)
+/// Turning it on starts the lone thread first (once), on the caller's
+/// thread, so that a spawner thread never has to, and a thread that
+/// cannot start is the caller's error.
+pub fn set_on(on: bool) -> std::io::Result<bool> {
+    if on {
+        start()?;
+    }
+    Ok(ON.swap(on, Ordering::Relaxed))
 }
 
 /// How many children took the lone path.
@@ -53,6 +59,7 @@ pub fn spawned() -> u64 {
 /// this one included) and no lone child holds it.
 pub fn try_take(running: usize) -> bool {
     ON.load(Ordering::Relaxed)
+        && STARTED.load(Ordering::Acquire)
         && running == 1
         && SLOT
             .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
@@ -101,19 +108,28 @@ struct Thread {
     cv: Condvar,
 }
 
-fn thread() -> &'static Thread {
-    static THREAD: OnceLock<Thread> = OnceLock::new();
-    THREAD.get_or_init(|| {
-        std::thread::Builder::new()
-            .name("fastspawn-lone".into())
-            .stack_size(128 * 1024)
-            .spawn(run)
-            .expect("fastspawn: cannot start the lone child's thread");
-        Thread {
-            job: Mutex::new(None),
-            cv: Condvar::new(),
-        }
-    })
+/// The lone thread's mailbox, made by `start`.
+static THREAD: OnceLock<Thread> = OnceLock::new();
+/// Whether the lone thread runs (`start` succeeded once).
+static STARTED: AtomicBool = AtomicBool::new(false);
+
+/// Starts the lone thread unless it runs already.
+fn start() -> std::io::Result<()> {
+    static STARTING: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
+    if STARTED.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    let t: &'static Thread = THREAD.get_or_init(|| Thread {
+        job: Mutex::new(None),
+        cv: Condvar::new(),
+    });
+    std::thread::Builder::new()
+        .name("fastspawn-lone".into())
+        .stack_size(128 * 1024)
+        .spawn(move || run(t))?;
+    STARTED.store(true, Ordering::Release);
+    Ok(())
 }
 
 /// On the spawner thread, for lone child `id` (pid `pid`, in the registry
@@ -146,7 +162,10 @@ pub fn settle(id: u32, pid: i32, events: &Arc<Events>, mut linger: Option<Durati
             .unwrap_or_else(|e| e.into_inner())
             .spawn_posted = true;
     }
-    let t = thread();
+    // The slot is taken only once the thread runs (`try_take`).
+    let Some(t) = THREAD.get() else {
+        unreachable!("a lone child without the lone thread");
+    };
     let job = Job {
         id,
         pid,
@@ -172,8 +191,7 @@ pub fn settle(id: u32, pid: i32, events: &Arc<Events>, mut linger: Option<Durati
     }
 }
 
-fn run() {
-    let t = thread();
+fn run(t: &'static Thread) {
     loop {
         let job = {
             let mut slot = t.job.lock().unwrap_or_else(|e| e.into_inner());
