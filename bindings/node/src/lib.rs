@@ -664,7 +664,7 @@ pub fn lone_stats() -> Vec<f64> {
 }
 
 /// Sets whether a child spawned while no other runs takes the lone path
-/// (off by default; its thread starts with the first such child); returns
+/// (off by default; turning it on starts its thread, or fails); returns
 /// the previous setting. For the benchmarks' A/Bs.
 #[napi]
 pub fn set_lone(on: bool) -> Result<bool> {
