@@ -10,17 +10,8 @@ const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { once } = require('node:events');
 
-const { both, fastspawn, openFds, outcome, zombies } = require('../testlib/helpers');
+const { both, fastspawn, openFds, outcome, quiesce, zombies } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
-
-// As native.test.js: lets the streams close and the native threads finish
-// what they do after posting what JS saw (closing given-up ends).
-async function quiesce() {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  const deadline = Date.now() + 5000;
-  while (addon.afterWorkPending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
-  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 const lone = () => addon.loneStats()[0];
 const slotTaken = () => addon.loneStats()[1] === 1;

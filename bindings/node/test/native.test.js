@@ -9,19 +9,8 @@ const { once } = require('node:events');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 
-const { fastspawn, nodeCp, openFds, outcome, zombies } = require('../testlib/helpers');
+const { fastspawn, nodeCp, openFds, outcome, quiesce, zombies } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
-
-async function quiesce() {
-  // Streams close on their own ticks after 'close': let them.
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  // Spawner and waiter threads close a reaped child's pidfd and given-up
-  // ends, and top up the socketpair reserve, after posting what JS already
-  // saw: wait for them (a loaded machine can preempt them there).
-  const deadline = Date.now() + 5000;
-  while (addon.afterWorkPending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
-  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 describe('native side', () => {
   before(() => addon.debug(true));

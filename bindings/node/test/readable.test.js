@@ -11,18 +11,11 @@ const { once } = require('node:events');
 const { Writable, Readable } = require('node:stream');
 const { pipeline } = require('node:stream/promises');
 
-const { both, fastspawn, nodeCp, openFds, outcome, thrown, zombies } = require('../testlib/helpers');
+const { both, fastspawn, nodeCp, openFds, outcome, quiesce, thrown, zombies } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
 
 // Options for a call through both: fastspawn's with pipeAs: 'readable'.
 const R = (name, options = {}) => (name === 'fastspawn' ? { ...options, pipeAs: 'readable' } : options);
-
-async function quiesce() {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-  const deadline = Date.now() + 5000;
-  while (addon.afterWorkPending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
-  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 // A Writable that keeps what it gets.
 function sink() {

@@ -110,4 +110,17 @@ function zombies() {
   return found;
 }
 
-module.exports = { both, fastspawn, implementations, nodeCp, openFds, outcome, thrown, zombies };
+// Lets the streams close on their own ticks after 'close', then waits for
+// what the native threads do after posting what JS already saw (the
+// spawner and waiter threads close a reaped child's pidfd and given-up
+// ends, and top up the socketpair reserve): a loaded machine can preempt
+// them there. For the leak checks.
+async function quiesce() {
+  const { addon } = require('../lib/native');
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  const deadline = Date.now() + 5000;
+  while (addon.afterWorkPending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+module.exports = { both, fastspawn, implementations, nodeCp, openFds, outcome, quiesce, thrown, zombies };
