@@ -12,7 +12,10 @@ loads beside the new one.
 A name ``PKG:wake``, ``PKG:defer`` or ``PKG:defer=US`` is PKG's
 ``asyncio`` with the extension's ``set_defer_spawn_wake`` at 0 (off), 200
 or US µs for its rounds (Session 12), in this script and those that share
-its arguments (``cpu_split.py``, ``hold_ab.py``, ``switches.py``).
+its arguments (``cpu_split.py``, ``hold_ab.py``, ``switches.py``);
+``PKG:ring`` / ``PKG:pidfd``, PKG's with its exits watched on the core's
+exit ring (io_uring's waitid) or through pidfds (``set_exit_ring``,
+Session 15).
 """
 
 import asyncio
@@ -62,18 +65,23 @@ def api(name):
         return Switched(module, 200)
     if mode.startswith("defer=") and mode[6:].isdigit():
         return Switched(module, int(mode[6:]))
-    raise SystemExit(f"{name}: the mode after ':' is wake, defer or defer=US")
+    if mode in ("ring", "pidfd"):
+        if mode == "ring" and not module._fastspawn.exit_ring_in_use():
+            raise SystemExit(f"{name}: no exit ring here (io_uring waitid, FASTSPAWN_IO_URING)")
+        return Switched(module, mode == "ring", "set_exit_ring")
+    raise SystemExit(f"{name}: the mode after ':' is wake, defer, defer=US, ring or pidfd")
 
 
 class Switched:
     """A fastspawn package's ``asyncio`` module with
-    ``set_defer_spawn_wake(us)`` set at each spawn call (a swap of a global
-    value; both sides of an A/B pay it), so APIs of one package with the
-    switch at different values can be interleaved in one process."""
+    ``set_defer_spawn_wake(us)`` (or ``setter``'s) set at each spawn call
+    (a swap of a global value; both sides of an A/B pay it), so APIs of one
+    package with the switch at different values can be interleaved in one
+    process."""
 
-    def __init__(self, module, us):
+    def __init__(self, module, us, setter="set_defer_spawn_wake"):
         self._module, self._us = module, us
-        self._set = module._fastspawn.set_defer_spawn_wake
+        self._set = getattr(module._fastspawn, setter)
 
     def create_subprocess_exec(self, *args, **kwds):
         self._set(self._us)

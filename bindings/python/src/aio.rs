@@ -39,6 +39,8 @@ use pyo3::types::{PyDict, PyTuple, PyType, PyWeakrefReference};
 use rustix::event::{EventfdFlags, epoll};
 use std::os::fd::{AsRawFd, OwnedFd};
 
+use fastspawn::exit_ring::{ExitRing, Notice};
+
 use crate::child::Child;
 use crate::spawn::{Built, Names, Request, build, simple_argv, simple_command_of};
 
@@ -52,6 +54,9 @@ struct Finished {
     token: u64,
     result: Result<SharedChild, fastspawn::Error>,
     names: Names,
+    /// The child was spawned without a pidfd, for the exit ring: the
+    /// waiter watches it all the same (see [`Waiter::watch`]).
+    ring: bool,
 }
 
 #[derive(Default)]
@@ -180,7 +185,13 @@ struct Waiter {
     epoll: OwnedFd,
     watched: Mutex<HashMap<u64, Watched>>,
     next: AtomicU64,
+    /// The exit ring's fd is in `epoll` (under `RING_KEY`): added by the
+    /// first child watched on the ring.
+    ring_added: OnceLock<bool>,
 }
+
+/// The epoll key of the exit ring's fd (the pidfds' keys count from 0).
+const RING_KEY: u64 = u64::MAX;
 
 impl Waiter {
     /// The waiter, its thread started on first use.
@@ -196,6 +207,7 @@ impl Waiter {
                     epoll,
                     watched: Mutex::new(HashMap::new()),
                     next: AtomicU64::new(0),
+                    ring_added: OnceLock::new(),
                 })
             })
             .as_ref()
@@ -216,59 +228,91 @@ impl Waiter {
         self.watched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Watches `child`'s pidfd; its exit goes to `shared`'s queue with
-    /// `token`. A child without a pidfd (Linux < 5.3) is not watched: its
-    /// `Process` waits on a thread of its own. If the epoll refuses the
-    /// pidfd (`max_user_watches` reached), a thread of its own polls the
-    /// child every millisecond instead.
-    fn watch(&self, shared: &Arc<Shared>, token: u64, child: &SharedChild) {
+    /// Watches `child`; its exit goes to `shared`'s queue with `token`.
+    /// With `ring` (the child was spawned without a pidfd, on a spawner
+    /// thread, which outlives its request), a waitid request on the exit
+    /// ring; else, or if the ring refuses, its pidfd (made now if the
+    /// clone did not) in the epoll. A child without a pidfd (Linux < 5.3)
+    /// and not on the ring is not watched: its `Process` waits on a thread
+    /// of its own. If the epoll refuses the pidfd (`max_user_watches`
+    /// reached), or a ring child gets no pidfd, a thread of its own polls
+    /// the child every millisecond instead.
+    fn watch(
+        &self,
+        shared: &Arc<Shared>,
+        token: u64,
+        child: &SharedChild,
+        ring: Option<&ExitRing>,
+    ) {
         let key = self.next.fetch_add(1, Ordering::Relaxed);
-        // The pidfd was made by the clone and stays open while `child`
-        // lives (this holds a reference): the epoll call needs no lock of
-        // the child, which the waiter takes to reap it.
-        let Some(pidfd) = lock_child(child).pidfd().map(|fd| fd.as_raw_fd()) else {
+        let watched = Watched {
+            shared: Arc::clone(shared),
+            token,
+            child: Arc::clone(child),
+        };
+        if let Some(ring) = ring {
+            if self.add_ring(ring) {
+                // In the map before the ring can report it.
+                self.lock().insert(key, watched);
+                if ring.watch(&lock_child(child), key).is_ok() {
+                    return;
+                }
+                let Some(watched) = self.lock().remove(&key) else {
+                    return;
+                };
+                self.watch_pidfd(key, watched, true);
+                return;
+            }
+        }
+        self.watch_pidfd(key, watched, ring.is_some());
+    }
+
+    /// Puts the exit ring's fd in the epoll, once; false if it cannot be.
+    fn add_ring(&self, ring: &ExitRing) -> bool {
+        *self.ring_added.get_or_init(|| {
+            epoll::add(
+                &self.epoll,
+                ring.fd(),
+                epoll::EventData::new_u64(RING_KEY),
+                epoll::EventFlags::IN,
+            )
+            .is_ok()
+        })
+    }
+
+    /// [`watch`](Self::watch) by the child's pidfd; `must`: the `Process`
+    /// expects an exit from the waiter even without a pidfd (a ring child).
+    fn watch_pidfd(&self, key: u64, watched: Watched, must: bool) {
+        // The pidfd stays open while the child lives (`watched` holds a
+        // reference): the epoll call needs no lock of the child, which the
+        // waiter takes to reap it.
+        let pidfd = lock_child(&watched.child).pidfd().map(|fd| fd.as_raw_fd());
+        let Some(pidfd) = pidfd else {
+            if must {
+                poll_on_thread(watched);
+            }
             return;
         };
+        let child = Arc::clone(&watched.child);
         // In the map before the epoll can report it.
-        self.lock().insert(
-            key,
-            Watched {
-                shared: Arc::clone(shared),
-                token,
-                child: Arc::clone(child),
-            },
-        );
+        self.lock().insert(key, watched);
         let added = epoll::add(
             &self.epoll,
             crate::sys::borrow_pidfd(pidfd),
             epoll::EventData::new_u64(key),
             epoll::EventFlags::IN | epoll::EventFlags::ONESHOT,
         );
+        drop(child);
         if added.is_err() {
-            self.lock().remove(&key);
-            let (queue, polled) = (Arc::clone(shared), Arc::clone(child));
-            let polling = move || {
-                let status = loop {
-                    match lock_child(&polled).try_wait() {
-                        Ok(Some(status)) => break status.into_raw(),
-                        Ok(None) => std::thread::sleep(std::time::Duration::from_millis(1)),
-                        Err(_) => break 255 << 8,
-                    }
-                };
-                queue.push_exit(token, status);
-            };
-            if std::thread::Builder::new().spawn(polling).is_err() {
-                // No thread either: the child is killed and reaped now.
-                let mut locked = lock_child(child);
-                let _ = locked.kill();
-                let status = locked.wait().map_or(255 << 8, |s| s.into_raw());
-                drop(locked);
-                shared.push_exit(token, status);
+            if let Some(watched) = self.lock().remove(&key) {
+                poll_on_thread(watched);
             }
         }
     }
 
     fn run(&self) {
+        // It lives as long as the process: it may submit to the exit ring.
+        ExitRing::mark_thread_long_lived();
         let mut events = Vec::with_capacity(64);
         loop {
             events.clear();
@@ -282,7 +326,45 @@ impl Waiter {
                 Err(_) => return,
             }
             for event in &events {
-                self.reap(event.data.u64());
+                match event.data.u64() {
+                    RING_KEY => {
+                        if let Some(ring) = ExitRing::made() {
+                            ring.drain(|key, notice| self.reap_ring(ring, key, notice));
+                        }
+                    }
+                    key => self.reap(key),
+                }
+            }
+        }
+    }
+
+    /// Reaps the child of `key`, whose request on the exit ring completed,
+    /// and queues its status: the child's `try_wait` decides (255 << 8
+    /// when other code reaped it). Still running (its request ended
+    /// without its exit): watched again. Refused: watched by its pidfd.
+    fn reap_ring(&self, ring: &ExitRing, key: u64, notice: Notice) {
+        let Some(watched) = self.lock().remove(&key) else {
+            return;
+        };
+        if let Notice::Refused(_) = notice {
+            self.watch_pidfd(key, watched, true);
+            return;
+        }
+        let status = match lock_child(&watched.child).try_wait() {
+            Ok(Some(status)) => Some(status.into_raw()),
+            Ok(None) => None,
+            Err(_) => Some(255 << 8),
+        };
+        match status {
+            Some(status) => watched.shared.push_exit(watched.token, status),
+            None => {
+                let child = Arc::clone(&watched.child);
+                self.lock().insert(key, watched);
+                if ring.watch(&lock_child(&child), key).is_err() {
+                    if let Some(watched) = self.lock().remove(&key) {
+                        self.watch_pidfd(key, watched, true);
+                    }
+                }
             }
         }
     }
@@ -326,6 +408,57 @@ impl Waiter {
         // (`bury`), so the waiter makes no `epoll_ctl` per exit.
         watched.shared.push_exit(watched.token, status);
     }
+}
+
+/// Polls `watched`'s child every millisecond on a thread of its own and
+/// queues its exit (when neither the epoll nor the ring can watch it); with
+/// no thread either, the child is killed and reaped now.
+fn poll_on_thread(watched: Watched) {
+    let Watched {
+        shared,
+        token,
+        child,
+    } = watched;
+    let (queue, polled) = (Arc::clone(&shared), Arc::clone(&child));
+    let polling = move || {
+        let status = loop {
+            match lock_child(&polled).try_wait() {
+                Ok(Some(status)) => break status.into_raw(),
+                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(1)),
+                Err(_) => break 255 << 8,
+            }
+        };
+        queue.push_exit(token, status);
+    };
+    if std::thread::Builder::new().spawn(polling).is_err() {
+        let mut locked = lock_child(&child);
+        let _ = locked.kill();
+        let status = locked.wait().map_or(255 << 8, |s| s.into_raw());
+        drop(locked);
+        shared.push_exit(token, status);
+    }
+}
+
+/// Whether `fastspawn.asyncio` watches its children's exits on the core's
+/// exit ring (io_uring's waitid) instead of pidfds, where the ring is
+/// available (see [`set_exit_ring`]).
+static USE_RING: AtomicBool = AtomicBool::new(true);
+
+/// Turns the exit ring on or off for `fastspawn.asyncio`'s spawns to come
+/// (children already watched keep their way) and returns the previous
+/// setting. On by default; the ring is used only where the core has one
+/// (`fastspawn::exit_ring`: Linux 6.7+, not `FASTSPAWN_IO_URING=0`, not
+/// while `SIGCHLD` is ignored). For the benchmarks and tests.
+#[pyfunction]
+pub fn set_exit_ring(on: bool) -> bool {
+    USE_RING.swap(on, Ordering::Relaxed)
+}
+
+/// Whether the next spawn of `fastspawn.asyncio` would be watched on the
+/// exit ring (the switch above, and the core's ring for a spawn now).
+#[pyfunction]
+pub fn exit_ring_in_use() -> bool {
+    USE_RING.load(Ordering::Relaxed) && ExitRing::for_spawn().is_some()
 }
 
 /// How long (µs) a running child's spawn may wait for the loop's next
@@ -507,31 +640,39 @@ pub fn set_pool_spin(us: u32) -> u64 {
 }
 
 /// Gives `child`, just started, up to the linger to exit (a `poll` on its
-/// pidfd, on the spawner thread) and reaps it if it does: its spawn and its
-/// exit then reach the loop in one `drain` (one wake-up of the loop, one
-/// callback, and its `Process` is made already exited), and the waiter
-/// never hears of it. A child still running after the linger is queued
-/// then, so its `pid` is at most that late. Not done while other spawns
-/// wait for a spawner thread, so a burst is not slowed down by it.
-fn linger(child: &SharedChild) -> Option<i32> {
+/// pidfd, or with `ring` a waitid linked to a timeout on the spawner
+/// thread's own ring, `ExitRing::wait_timeout`) and reaps it if it does:
+/// its spawn and its exit then reach the loop in one `drain` (one wake-up
+/// of the loop, one callback, and its `Process` is made already exited),
+/// and the waiter never hears of it. A child still running after the
+/// linger is queued then, so its `pid` is at most that late. Not done
+/// while other spawns wait for a spawner thread, so a burst is not slowed
+/// down by it.
+fn linger(child: &SharedChild, ring: bool) -> Option<i32> {
     let us = LINGER_US.load(Ordering::Relaxed);
     if us == 0 || QUEUED.load(Ordering::Relaxed) != 0 {
         return None;
     }
     let mut locked = lock_child(child);
-    let readable = {
-        let pidfd = locked.pidfd()?;
-        let mut fds = [rustix::event::PollFd::from_borrowed_fd(
-            pidfd,
-            rustix::event::PollFlags::IN,
-        )];
-        let timeout = rustix::event::Timespec {
-            tv_sec: 0,
-            tv_nsec: i64::from(us) * 1_000, // us <= 100,000
-        };
-        matches!(rustix::event::poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
+    let bound = std::time::Duration::from_micros(u64::from(us));
+    let exited = match ring.then(|| ExitRing::wait_timeout(&locked, bound)) {
+        Some(Ok(exited)) => exited,
+        // No ring after all (refused, or this thread's ring not made):
+        // the pidfd, made now.
+        _ => {
+            let pidfd = locked.pidfd()?;
+            let mut fds = [rustix::event::PollFd::from_borrowed_fd(
+                pidfd,
+                rustix::event::PollFlags::IN,
+            )];
+            let timeout = rustix::event::Timespec {
+                tv_sec: 0,
+                tv_nsec: i64::from(us) * 1_000, // us <= 100,000
+            };
+            matches!(rustix::event::poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
+        }
     };
-    if !readable {
+    if !exited {
         return None;
     }
     match locked.try_wait() {
@@ -845,6 +986,7 @@ fn resolve_spawn(
         token,
         result,
         names,
+        ring,
     } = finished;
     let key = token.into_pyobject(py)?;
     let Some(future) = pop(pending, key.as_any())? else {
@@ -864,7 +1006,8 @@ fn resolve_spawn(
         }
     };
     let shared = Child::shared(Arc::clone(&child));
-    let (pid, pidfd, _) = shared.ids();
+    // The pidfd made by the clone, not one made now.
+    let (pid, watched) = (shared.id(), ring || shared.made_pidfd().is_some());
     let p = process.call0()?;
     p.setattr(intern!(py, "_child"), Py::new(py, shared)?)?;
     p.setattr(intern!(py, "pid"), pid)?;
@@ -894,12 +1037,13 @@ fn resolve_spawn(
         py.detach(|| discard(&child));
         return Ok(());
     }
-    match (exit, pidfd) {
+    match (exit, watched) {
         // It exited already; the waiter never saw it.
         (Some(_), _) => {}
-        (None, Some(_)) => processes.set_item(key, PyWeakrefReference::new(&p)?)?,
+        // The waiter watches it (its pidfd, or the exit ring).
+        (None, true) => processes.set_item(key, PyWeakrefReference::new(&p)?)?,
         // No pidfds (Linux < 5.3): a thread waits.
-        (None, None) => {
+        (None, false) => {
             p.call_method0(intern!(py, "_watch_on_thread"))?;
         }
     }
@@ -1009,13 +1153,23 @@ impl Spawner {
                 Cmd::Built(cmd) => *cmd,
                 Cmd::Args(argv) => simple_command_of(&argv),
             };
-            // The clone makes the pidfd (`CLONE_PIDFD`): it goes into the
-            // epoll at once, and a pidfd made later would cost a
-            // `pidfd_open` and a `waitid` check on the spawner thread.
-            cmd.pidfd_at_spawn(true);
+            // With the exit ring (this thread outlives its requests: a
+            // pool thread), no pidfd: the waiter learns of the exit from
+            // the ring. Else the clone makes the pidfd (`CLONE_PIDFD`): it
+            // goes into the epoll at once, and a pidfd made later would
+            // cost a `pidfd_open` and a `waitid` check on this thread.
+            let ring = if USE_RING.load(Ordering::Relaxed) {
+                ExitRing::for_spawn()
+            } else {
+                None
+            };
+            cmd.pidfd_at_spawn(ring.is_none());
             let result = cmd.spawn().map(|child| Arc::new(Mutex::new(child)));
             drop(cmd);
-            let exited = result.as_ref().ok().and_then(linger);
+            let exited = result
+                .as_ref()
+                .ok()
+                .and_then(|child| linger(child, ring.is_some()));
             // A running child is watched once its spawn is queued: the
             // waiter queues its exit later, so after its spawn.
             let watch = match (&result, exited) {
@@ -1039,6 +1193,7 @@ impl Spawner {
                     token,
                     result,
                     names,
+                    ring: ring.is_some(),
                 });
                 // A child reaped while lingering: its exit after its spawn,
                 // in the same drain.
@@ -1053,7 +1208,7 @@ impl Spawner {
                 shared.wake();
             }
             if let Some(child) = watch {
-                waiter.watch(&shared, token, &child);
+                waiter.watch(&shared, token, &child, ring);
             }
         });
     }

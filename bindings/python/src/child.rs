@@ -74,11 +74,12 @@ impl Child {
     }
 
     /// A `Spawner`'s child, shared with the waiter thread that reaps it;
-    /// its pidfd was made by the clone.
+    /// its pidfd made by the clone, or (a child watched on the exit ring)
+    /// none until first needed.
     pub fn shared(inner: Arc<Mutex<fastspawn::Child>>) -> Child {
         let (pid, pidfd, engine) = {
             let child = inner.lock().unwrap_or_else(|e| e.into_inner());
-            let pidfd = child.pidfd().map(|fd| fd.as_raw_fd());
+            let pidfd = child.pidfd_if_made().map(|fd| fd.as_raw_fd());
             (child.id() as i32, pidfd, child.engine().name())
         };
         let made = Child {
@@ -88,7 +89,9 @@ impl Child {
             inner,
             bury: true,
         };
-        let _ = made.pidfd.set(pidfd);
+        if pidfd.is_some() {
+            let _ = made.pidfd.set(pidfd);
+        }
         made
     }
 
@@ -97,8 +100,13 @@ impl Child {
         (self.pid, self.pidfd_now(), self.engine)
     }
 
+    /// The child's pid.
+    pub(crate) fn id(&self) -> i32 {
+        self.pid
+    }
+
     /// The pidfd if it has been made.
-    fn made_pidfd(&self) -> Option<i32> {
+    pub(crate) fn made_pidfd(&self) -> Option<i32> {
         self.pidfd.get().copied().flatten()
     }
 

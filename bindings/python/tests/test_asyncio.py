@@ -678,8 +678,10 @@ def test_a_freed_process_s_pidfd_is_closed_by_the_spawn_job_in_flight(no_leaks):
     # A Process freed on the loop's thread while a spawn job is in flight
     # (here: lingering on a running child for up to 100 ms): its pidfd is
     # not closed there but by that job's end, on a spawner thread; once no
-    # job is left, it is closed (no_leaks checks every fd too).
+    # job is left, it is closed (no_leaks checks every fd too). The pidfd
+    # path (with the exit ring a child has a pidfd only if asked for one).
     previous = _fastspawn.set_spawn_linger(100_000)
+    previous_ring = _fastspawn.set_exit_ring(False)
     try:
 
         async def run():
@@ -705,6 +707,7 @@ def test_a_freed_process_s_pidfd_is_closed_by_the_spawn_job_in_flight(no_leaks):
         assert asyncio.run(run()) == (True, True)
     finally:
         _fastspawn.set_spawn_linger(previous)
+        _fastspawn.set_exit_ring(previous_ring)
 
 
 @pytest.mark.parametrize("deliver_first", [True, False])
@@ -762,3 +765,117 @@ def test_one_spawn_at_a_time_is_resolved_by_its_own_callback():
         asyncio.events.Handle._run = original
     assert a == b == [(3, 3)] * 3
     assert seen.count("deliver") >= 1
+
+
+def _pidfds():
+    """How many pidfds this process holds."""
+    n = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            n += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[pidfd]"
+        except OSError:
+            pass
+    return n
+
+
+RING = _fastspawn.exit_ring_in_use()
+
+
+@pytest.mark.parametrize("ring", [True, False])
+def test_the_exit_ring_and_the_pidfds_give_the_same_results(ring, no_leaks):
+    # Exits watched on the core's exit ring (io_uring's waitid, no pidfd
+    # per child) or through pidfds: the same results as asyncio's, and the
+    # way asked for is the way taken (16 running children hold 16 pidfds
+    # on the pidfd path, none on the ring); a pidfd is made on demand.
+    if ring and not RING:
+        pytest.skip("no exit ring here (no io_uring waitid, or FASTSPAWN_IO_URING=0)")
+    previous = _fastspawn.set_exit_ring(ring)
+    try:
+        assert _fastspawn.exit_ring_in_use() == ring
+
+        async def sleepers():
+            before = _pidfds()
+            procs = await asyncio.gather(
+                *[fa.create_subprocess_exec("sleep", "30") for _ in range(16)]
+            )
+            held = _pidfds() - before
+            made = procs[0].pidfd is not None
+            for p in procs:
+                p.kill()
+            codes = await asyncio.gather(*[p.wait() for p in procs])
+            return held, made, codes
+
+        held, made, codes = asyncio.run(sleepers())
+        assert held == (0 if ring else 16)
+        assert made
+        assert codes == [-signal.SIGKILL] * 16
+        a, b = both(_short_children_at_32)
+        assert a == b == _SHORT_CHILDREN_RESULTS
+    finally:
+        _fastspawn.set_exit_ring(previous)
+
+
+@pytest.mark.parametrize("ring", [True, False])
+def test_a_child_reaped_by_other_code_reports_255_and_is_not_signalled(ring, no_leaks):
+    # Another library's waitpid() reaps the child: its Process reports 255
+    # (as asyncio does for a child it could not reap), and a later signal
+    # sends nothing and is no error, on either path.
+    if ring and not RING:
+        pytest.skip("no exit ring here")
+    previous = _fastspawn.set_exit_ring(ring)
+    try:
+
+        async def run():
+            p = await fa.create_subprocess_exec("sleep", "30")
+            os.kill(p.pid, signal.SIGKILL)
+            try:
+                os.waitpid(p.pid, 0)
+                other_code_won = True
+            except ChildProcessError:  # the waiter reaped it first
+                other_code_won = False
+            p.send_signal(signal.SIGTERM)  # its exit not seen yet: no error
+            return other_code_won, await asyncio.wait_for(p.wait(), 10)
+
+        won, code = asyncio.run(run())
+        assert code == (255 if won else -signal.SIGKILL)
+    finally:
+        _fastspawn.set_exit_ring(previous)
+
+
+_RING_CHILD = """
+import asyncio, signal, sys
+import fastspawn.asyncio as fa
+from fastspawn import _fastspawn
+if sys.argv[1] == "ignore":
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+
+async def main():
+    p = await fa.create_subprocess_exec("sh", "-c", "exit 3")
+    q = await fa.create_subprocess_exec("sleep", "5")
+    q.kill()
+    return await p.wait(), await q.wait()
+
+print(_fastspawn.exit_ring_in_use(), *asyncio.run(main()))
+"""
+
+
+@pytest.mark.parametrize("case", ["env-off", "ignore"])
+def test_the_pidfd_path_when_the_ring_is_off_or_sigchld_is_ignored(case):
+    # FASTSPAWN_IO_URING=0: no ring, the pidfd path, the same statuses.
+    # SIGCHLD ignored: the kernel reaps the children, the spawns keep the
+    # pidfd path (a pidfd from the clone still tells the exit), and wait()
+    # returns 255 at once, as before the ring. In processes of their own
+    # (the environment and the disposition are process-wide).
+    env = dict(os.environ)
+    if case == "env-off":
+        env["FASTSPAWN_IO_URING"] = "0"
+    import subprocess as std
+
+    out = std.run(
+        [PY, "-c", _RING_CHILD, case], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    if case == "env-off":
+        assert out.stdout.split() == ["False", "3", str(-signal.SIGKILL)]
+    else:
+        assert out.stdout.split() == ["False", "255", "255"]

@@ -182,6 +182,12 @@ impl ExitRing {
         .as_ref()
     }
 
+    /// The ring if it was made, even while it is off (`set_enabled(false)`,
+    /// a refusal): for a waiter draining what was submitted before.
+    pub fn made() -> Option<&'static ExitRing> {
+        RING.get().and_then(Option::as_ref)
+    }
+
     /// [`get`](Self::get), for a spawn about to happen: also `None` while
     /// the children of the process are reaped by the kernel (`SIGCHLD`
     /// ignored, `SA_NOCLDWAIT`), whose spawns need a pidfd from the clone.
