@@ -10,11 +10,15 @@
 //! callback of its own once per batch, hands the pending requests to the
 //! pool (its `futex` wake kept out of the spawn call), unless every
 //! spawner thread has a job already: the spawn call then hands its request
-//! over itself. The loop never runs a clone, an exec or a wait. A spawner thread spawns with `pidfd_at_spawn` (the clone
-//! makes the pidfd), pushes the result on the loop's queue and then adds
-//! the pidfd to the waiter's epoll. The waiter, one thread for the process,
-//! sleeps in that epoll; when a child's pidfd becomes readable it reaps the
-//! child (`waitid` through the same `fastspawn::Child` the `Process` holds,
+//! over itself. The loop never runs a clone, an exec or a wait. Where the
+//! core's exit ring is available (`fastspawn::exit_ring`, io_uring's
+//! `waitid`, Linux 6.7+), a spawner thread spawns without a pidfd, pushes
+//! the result on the loop's queue and then submits a `WNOWAIT` waitid
+//! request for the child on the ring, whose fd sits in the waiter's epoll;
+//! else it spawns with `pidfd_at_spawn` (the clone makes the pidfd) and
+//! adds the pidfd to that epoll. The waiter, one thread for the process,
+//! sleeps in that epoll; when a child's request completes or its pidfd
+//! becomes readable it reaps the child (`waitid` through the same `fastspawn::Child` the `Process` holds,
 //! so both see one status) and pushes the status on the queue of the
 //! child's loop. A push on an empty queue writes its eventfd, so a burst of
 //! spawns and exits wakes the loop once; `drain` then reads the eventfd

@@ -133,11 +133,14 @@ thread_local! {
     /// The bounded wait's ring of this thread: made on first use
     /// (`None` if it could not be).
     static OWN_RING: OnceCell<Option<Ring>> = const { OnceCell::new() };
+    /// The bounded waits made on this thread: each call tags its two
+    /// requests with its number, so a completion left by a call that
+    /// returned early (an error of its wait) is not taken for its own.
+    static OWN_CALLS: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The tag of a link timeout's completion on a thread's own ring.
+/// The tag's low bit: set on a link timeout's completion.
 const TIMEOUT_TAG: u64 = 1;
-const WAITID_TAG: u64 = 0;
 
 /// Whether `FASTSPAWN_IO_URING` turns the ring off (`0`, `off`, `false`, `no`).
 fn env_off() -> bool {
@@ -319,16 +322,23 @@ impl ExitRing {
                 tv_sec: timeout.as_secs().min(i64::MAX as u64) as i64,
                 tv_nsec: i64::from(timeout.subsec_nanos()),
             };
+            let call = OWN_CALLS.with(|n| {
+                n.set(n.get().wrapping_add(1));
+                n.get() << 1
+            });
             let sqes = [
-                Sqe::waitid_exited(child.pid, WAITID_TAG).linked(),
-                Sqe::link_timeout(&ts, TIMEOUT_TAG),
+                Sqe::waitid_exited(child.pid, call).linked(),
+                Sqe::link_timeout(&ts, call | TIMEOUT_TAG),
             ];
             ring.submit_and_wait(&sqes, 2)?;
             let (mut seen, mut waitid) = (0, None);
             loop {
                 ring.drain(|tag, res| {
+                    if tag & !TIMEOUT_TAG != call {
+                        return; // an earlier call's
+                    }
                     seen += 1;
-                    if tag == WAITID_TAG {
+                    if tag == call {
                         waitid = Some(res);
                     }
                 });

@@ -6,10 +6,12 @@ The returned object has ``asyncio.subprocess.Process``'s API (``pid``,
 
 - the event loop never runs a clone or an exec: it encodes the request and
   hands it to one of fastspawn's spawner threads;
-- the exit of a child arrives through its pidfd: no SIGCHLD handler, no
-  child watcher, no thread per child, and no other library's children are
-  reaped by mistake. One waiter thread for the process sleeps on the pidfds
-  of every loop's children and reaps each child as it exits; finished
+- the exit of a child arrives through io_uring's ``waitid`` (Linux 6.7+,
+  fastspawn's exit ring; ``FASTSPAWN_IO_URING=0`` turns it off) or else its
+  pidfd: no SIGCHLD handler, no child watcher, no thread per child, and no
+  other library's children are reaped by mistake. One waiter thread for the
+  process sleeps on the ring and the pidfds of every loop's children and
+  reaps each child as it exits; finished
   spawns and reaped exits are queued per loop behind one eventfd, the only
   fd the loop watches (``add_reader``), so they share the loop's wake-ups,
   a spawn costs the loop no selector update, and the loop makes no
@@ -260,7 +262,9 @@ class Process:
 
     @property
     def pidfd(self):
-        """The child's pidfd (owned by the ``Process``; None without pidfds)."""
+        """The child's pidfd (owned by the ``Process``, made on first use
+        for a child watched on the exit ring; None without pidfds, or once
+        the child was reaped without one)."""
         return self._child.pidfd
 
     @property
