@@ -25,7 +25,7 @@ use crate::export::{Chart, ChartKind, Table};
 
 pub struct PythonAsync;
 
-const ABOUT: &str = "Python asyncio (issue 12): `asyncio.create_subprocess_exec` (the standard library: clone and exec on the loop thread, a watcher thread per child) against `fastspawn.asyncio.create_subprocess_exec` (the spawn runs on fastspawn's spawner threads, one waiter thread reaps the children as their pidfds become readable, and finished spawns and exits reach the loop through one eventfd it watches), on the static noop child, run in the benchmark venv's CPython. Throughput: spawn + wait with 16 in flight. Loop hold: one spawn at a time, every callback the loop runs timed on its own; per spawn, its longest callback (the synchronous part of the spawn call, or a callback run for that spawn) is the time the spawn held the loop.";
+const ABOUT: &str = "Python asyncio (issue 12): `asyncio.create_subprocess_exec` (the standard library: clone and exec on the loop thread, a watcher thread per child) against `fastspawn.asyncio.create_subprocess_exec` (the spawn runs on fastspawn's spawner threads, one waiter thread reaps the children as their io_uring `waitid` requests complete (Linux 6.7+; else as their pidfds become readable), and finished spawns and exits reach the loop through one eventfd it watches), on the static noop child, run in the benchmark venv's CPython. Throughput: spawn + wait with 16 in flight. Loop hold: one spawn at a time, every callback the loop runs timed on its own; per spawn, its longest callback (the synchronous part of the spawn call, or a callback run for that spawn) is the time the spawn held the loop.";
 
 /// The runners: the label used in the JSON document and its description.
 const IMPLS: [(&str, &str, &str); 2] = [
