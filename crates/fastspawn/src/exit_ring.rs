@@ -44,16 +44,19 @@
 //!
 //! # Which threads may submit
 //!
-//! An io_uring request belongs to the thread that submitted it: when that
-//! thread exits, its requests end without an exit (the kernel finishes
-//! them with `ECHILD` or `ECANCELED`). So [`ExitRing::watch`] is refused
+//! An io_uring request belongs to the thread that submitted it: once that
+//! thread has exited, its requests no longer see the exit as ours (tested:
+//! the waitid completes at the child's exit with `ECHILD`, as for a child
+//! of somebody else; the kernel may also end it with `ECANCELED`). So
+//! [`ExitRing::watch`] is refused
 //! (`Unsupported`) on threads not marked with
 //! [`ExitRing::mark_thread_long_lived`]; the [`Pool`](crate::Pool)'s
 //! threads are marked (they live as long as their pool; the global pool's
 //! for the process). A waiter thread that lives as long as the process
 //! marks itself. Whatever a completion says, the caller's `try_wait`
-//! decides: `Ok(None)` (still running: its request ended with its thread)
-//! means watch it again from a long-lived thread.
+//! decides: its status even after a `Gone`, and `Ok(None)` (still
+//! running: its request ended early) means watch it again from a
+//! long-lived thread.
 //!
 //! ```no_run
 //! use fastspawn::{Command, exit_ring::{ExitRing, Notice}};
@@ -96,8 +99,8 @@ pub enum Notice {
     /// The request was refused (`EINVAL`, `EOPNOTSUPP`, `EPERM`): the ring
     /// is now off for the process; watch this child another way (its pidfd).
     Refused(io::Error),
-    /// The request ended without telling (its thread exited: `ECANCELED`,
-    /// or another error): `try_wait`, and watch it again if it runs.
+    /// The request ended without telling (`ECANCELED`, or another error):
+    /// `try_wait`, and watch it again if it runs.
     Ended(io::Error),
 }
 
@@ -249,7 +252,7 @@ impl ExitRing {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,
                 format!(
-                    "watching child {} ({}) on the exit ring: this thread is not marked long-lived, and its requests end when it exits",
+                    "watching child {} ({}) on the exit ring: this thread is not marked long-lived, and its requests lose the exit once it has exited",
                     child.pid,
                     child.program.to_string_lossy()
                 ),

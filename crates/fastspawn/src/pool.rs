@@ -126,8 +126,9 @@ impl Pool {
                 .name(format!("fastspawn-{i}"))
                 .stack_size(256 * 1024)
                 .spawn(move || {
-                    // Requests it submits end with it, when its pool is
-                    // dropped: see `exit_ring`'s "Which threads may submit".
+                    // Requests it submits lose the exit once it is gone
+                    // (its pool dropped): the callers' `try_wait` decides,
+                    // see `exit_ring`'s "Which threads may submit".
                     crate::exit_ring::ExitRing::mark_thread_long_lived();
                     work(&shared)
                 })?;
