@@ -73,6 +73,13 @@ impl Child {
         self.pidfd_or_make().ok().flatten()
     }
 
+    /// The pidfd if the spawn or an earlier call made one, without making
+    /// one (a child watched on the [`ExitRing`](crate::exit_ring::ExitRing)
+    /// has none until it is asked for).
+    pub fn pidfd_if_made(&self) -> Option<BorrowedFd<'_>> {
+        self.pidfd_made()
+    }
+
     /// The pidfd made so far, without making one.
     pub(crate) fn pidfd_made(&self) -> Option<BorrowedFd<'_>> {
         self.pidfd

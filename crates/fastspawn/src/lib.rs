@@ -8,6 +8,7 @@ mod command;
 mod engine;
 mod environment;
 mod error;
+pub mod exit_ring;
 mod fdplan;
 mod features;
 mod path;

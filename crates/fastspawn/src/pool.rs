@@ -125,7 +125,12 @@ impl Pool {
             let handle = std::thread::Builder::new()
                 .name(format!("fastspawn-{i}"))
                 .stack_size(256 * 1024)
-                .spawn(move || work(&shared))?;
+                .spawn(move || {
+                    // Requests it submits end with it, when its pool is
+                    // dropped: see `exit_ring`'s "Which threads may submit".
+                    crate::exit_ring::ExitRing::mark_thread_long_lived();
+                    work(&shared)
+                })?;
             handles.push(handle);
         }
         Ok(Pool {

@@ -14,6 +14,7 @@ mod behaviour;
 mod credentials;
 mod engines;
 mod errors;
+mod exit_ring;
 mod faults;
 mod fds;
 mod pool;

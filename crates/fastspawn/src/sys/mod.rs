@@ -27,4 +27,5 @@ pub(crate) mod probe;
 pub(crate) mod raw;
 #[cfg(feature = "tokio")]
 pub(crate) mod reactor;
+pub(crate) mod uring;
 pub(crate) mod wait;
