@@ -7,7 +7,7 @@
 // separate processes (bench/sequential-ab.js) spread by 0.1x. Not a test:
 // it prints numbers.
 //
-//   node bench/inprocess-ab.js [--n 400] [--rounds 15] [--stdio ignore,pipe] DIR[@lone|@lonepoll]...
+//   node bench/inprocess-ab.js [--n 400] [--rounds 15] [--stdio ignore,pipe] DIR[@lone|@lonepoll|@off]...
 //
 // Printed per stdio and side: the median over the rounds of µs per cycle,
 // the median of its per-round ratios to the C loop, and the median (and
@@ -33,21 +33,27 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 // DIR@lone: that copy with the lone path on (setLone(true): a child
-// spawned while no other runs gets no pidfd, its exit waited for by the
-// lone thread's waitid); DIR@lonepoll: on, its linger polling waitid on the
-// spawner thread (setLonePoll(true)). Without an option the build's
-// default (the lone path off).
+// spawned while no other runs is spawned by the lone thread without a
+// pidfd, its exit waited for there in waitid); DIR@lonepoll: on, its
+// linger polling waitid (setLonePoll(true)); DIR@off: the lone path off
+// (for a build where it is on by default). Without an option the build's
+// defaults.
+const OPTIONS = {
+  lone: (addon) => addon.setLone(true),
+  lonepoll: (addon) => {
+    addon.setLone(true);
+    addon.setLonePoll(true);
+  },
+  off: (addon) => addon.setLone(false),
+};
 const packages = dirs.map((side) => {
   const [dir, option] = side.split('@');
   const cp = require(path.resolve(dir));
   if (option !== undefined) {
     const addon = require(path.resolve(dir, 'fastspawn.node'));
     if (typeof addon.setLone !== 'function') throw new Error(`${side}: this build has no setLone`);
-    if (option === 'lone') addon.setLone(true);
-    else if (option === 'lonepoll') {
-      addon.setLone(true);
-      addon.setLonePoll(true);
-    } else throw new Error(`${side}: unknown option (only @lone, @lonepoll)`);
+    if (!OPTIONS[option]) throw new Error(`${side}: unknown option (only ${Object.keys(OPTIONS).map((o) => `@${o}`).join(', ')})`);
+    OPTIONS[option](addon);
   }
   return cp;
 });

@@ -298,8 +298,16 @@ impl Events {
         if wake {
             let _ = self.tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
         }
-        if arm && let Some(me) = self.me.upgrade() {
-            coalescer::arm(me, std::time::Instant::now() + within);
+        if arm {
+            let armed = self
+                .me
+                .upgrade()
+                .is_some_and(|me| coalescer::arm(me, std::time::Instant::now() + within));
+            if !armed {
+                // No coalescer thread (it could not start): at once.
+                self.queue.lock().unwrap_or_else(|e| e.into_inner()).armed = false;
+                self.flush();
+            }
         }
     }
 
@@ -326,40 +334,55 @@ impl Events {
 }
 
 /// One thread that wakes JS threads at the deadlines armed by
-/// [`Events::post_within`] (for the benchmarks).
+/// [`Events::post_within`] (for the benchmarks). Started by [`start_coalescer`] where the
+/// setting that needs it is made, so that a thread that cannot start is
+/// that caller's error, never a panic on a spawner or waiter thread.
 mod coalescer {
     use std::sync::{Arc, Condvar, Mutex, OnceLock};
     use std::time::Instant;
 
     use super::Events;
 
+    type Due = (Instant, Arc<Events>);
+
     struct Deadlines {
-        due: Mutex<Vec<(Instant, Arc<Events>)>>,
+        due: Mutex<Vec<Due>>,
         changed: Condvar,
     }
 
-    fn deadlines() -> &'static Deadlines {
-        static DEADLINES: OnceLock<&'static Deadlines> = OnceLock::new();
-        DEADLINES.get_or_init(|| {
-            let d: &'static Deadlines = Box::leak(Box::new(Deadlines {
-                due: Mutex::new(Vec::new()),
-                changed: Condvar::new(),
-            }));
-            std::thread::Builder::new()
-                .name("fastspawn-coalesce".into())
-                .spawn(move || run(d))
-                .expect("fastspawn: cannot start the coalescer thread");
-            d
-        })
+    static DEADLINES: OnceLock<&'static Deadlines> = OnceLock::new();
+
+    /// Starts the coalescer thread unless it runs.
+    pub fn start() -> std::io::Result<()> {
+        static STARTING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
+        if DEADLINES.get().is_some() {
+            return Ok(());
+        }
+        let d: &'static Deadlines = Box::leak(Box::new(Deadlines {
+            due: Mutex::new(Vec::new()),
+            changed: Condvar::new(),
+        }));
+        std::thread::Builder::new()
+            .name("fastspawn-coalesce".into())
+            .stack_size(128 * 1024)
+            .spawn(move || run(d))?;
+        let _ = DEADLINES.set(d);
+        Ok(())
     }
 
-    pub fn arm(events: Arc<Events>, at: Instant) {
-        let d = deadlines();
-        d.due
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((at, events));
+    fn push(due: Due) -> bool {
+        let Some(d) = DEADLINES.get() else {
+            return false;
+        };
+        d.due.lock().unwrap_or_else(|e| e.into_inner()).push(due);
         d.changed.notify_one();
+        true
+    }
+
+    /// Arms a coalesced delivery's deadline; false without the thread.
+    pub fn arm(events: Arc<Events>, at: Instant) -> bool {
+        push((at, events))
     }
 
     fn run(d: &'static Deadlines) {
@@ -387,4 +410,10 @@ mod coalescer {
             };
         }
     }
+}
+
+/// Starts the thread of the coalesced delivery's deadlines, if it does not
+/// run yet.
+pub fn start_coalescer() -> std::io::Result<()> {
+    coalescer::start()
 }

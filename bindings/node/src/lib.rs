@@ -125,8 +125,17 @@ fn events() -> Result<Arc<Events>> {
 /// Sets the function that receives the event batches of this JS thread.
 #[napi]
 pub fn init(on_events: Function<'_, u32, ()>) -> Result<()> {
+    waiter::start().map_err(|err| {
+        Error::from_reason(format!(
+            "fastspawn: init: cannot start the waiter thread: {err}"
+        ))
+    })?;
+    lone::init().map_err(|err| {
+        Error::from_reason(format!(
+            "fastspawn: init: cannot start the lone path's threads: {err}"
+        ))
+    })?;
     let events = Events::new(on_events, registry::forget_finished)?;
-    waiter::start();
     EVENTS.with(|e| *e.borrow_mut() = Some(events));
     Ok(())
 }
@@ -204,59 +213,67 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         },
     };
     let id = registry::next_id();
-    events::RUNNING.fetch_add(1, Ordering::Relaxed);
+    let running = events::RUNNING.fetch_add(1, Ordering::Relaxed) + 1;
     LIVE.with(|live| live.borrow_mut().insert(id, true));
     adjust_refs(&env, &events, 1)?;
     let pending = registry::Pending::new(id, Arc::clone(&events));
     let retired = RETIRED.with(|r| std::mem::take(&mut *r.borrow_mut()));
-    QUEUED.fetch_add(1, Ordering::Relaxed);
+    // The only child of the addon, not contained (its tree needs the
+    // pidfd) and without readable outputs (the waiter's): spawned by the
+    // lone thread, cloned without a pidfd, its exit waited for there
+    // (`lone.rs`). Else a spawner thread of the pool.
+    let lone = !request.contained() && !request.readable() && lone::try_take(running);
+    if !lone {
+        QUEUED.fetch_add(1, Ordering::Relaxed);
+    }
     let events_of_job = Arc::clone(&events);
-    fastspawn::Pool::global().run(move || {
+    let job = move || {
         // Until the end of the job: its closes and the reserve's top-up run
         // after JS may have seen the child's 'close'.
         let _after = AfterWork::begin();
-        QUEUED.fetch_sub(1, Ordering::Relaxed);
+        // Gives the lone slot back unless the child is handed on as lone
+        // (a failure, or a panic, gives it back).
+        let mut slot = lone.then(lone::Slot::held);
+        if !lone {
+            QUEUED.fetch_sub(1, Ordering::Relaxed);
+        }
         trace::stamp(id, trace::Step::PoolStart);
         // `pipeAs: 'readable'`: the outputs' pipes, recorded before the
         // spawn is posted (so that JS can close them), closed if it failed.
-        let contained = request.contained();
         let built = request
             .make_outputs()
             .and_then(|ends| Ok((ends, request.into_command()?)));
         let outcome = match built {
             Ok((ends, mut command)) => {
                 trace::stamp(id, trace::Step::Built);
-                // The only child of the addon, not contained (its tree
-                // needs the pidfd) and without readable outputs (the
-                // waiter's): cloned without a pidfd, its exit waited for by
-                // the lone child's thread (`lone.rs`).
-                let lone = !contained
-                    && ends.is_empty()
-                    && lone::try_take(events::RUNNING.load(Ordering::Relaxed));
                 if lone {
-                    command.pidfd(false);
+                    // No pidfd from the clone; `kill()` makes one if it
+                    // needs it (`Child::send_signal`: `pidfd_open`, then a
+                    // check that the pid is still our unreaped child).
+                    command.pidfd_at_spawn(false);
                 }
                 let spawned = command.spawn();
                 match spawned {
                     Ok(child) => {
                         trace::stamp(id, trace::Step::Spawned);
                         outputs::register(id, &events_of_job, ends);
-                        if lone {
-                            registry::Outcome::Lone(child)
-                        } else {
-                            registry::Outcome::Spawned(child)
+                        match slot.take() {
+                            Some(held) => {
+                                held.keep();
+                                registry::Outcome::Lone(child)
+                            }
+                            None => registry::Outcome::Spawned(child),
                         }
                     }
                     Err(err) => {
-                        if lone {
-                            lone::give_back();
-                        }
                         registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL))
                     }
                 }
             }
             Err(err) => registry::Outcome::Failed(err.raw_os_error().unwrap_or(libc::EINVAL)),
         };
+        // A failed lone spawn gives the slot back before JS hears of it.
+        drop(slot);
         // Lingering only while no other spawn of ours waits for a pool
         // thread: a burst is not slowed down by it.
         let linger = LINGER_US.load(Ordering::Relaxed);
@@ -270,9 +287,15 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
         // path to JS: the socketpairs of the next spawns, and the pipe ends
         // of earlier children closed (~20 us for a 'pipe' child, which
         // delayed the exit's report as much when done before the linger).
+        // A lone child still running is waited for after this (`lone.rs`).
         request::refill();
         drop(retired);
-    });
+    };
+    if lone {
+        lone::submit(Box::new(job));
+    } else {
+        fastspawn::Pool::global().run(job);
+    }
     // Coalesced delivery: tell JS whether records of other children wait
     // with no wake-up on its way (io[0], read by JS after the call: 1 or
     // 0, whatever thread set the delivery), so that it takes them now
@@ -636,9 +659,24 @@ static PING_RUNNING: AtomicUsize = AtomicUsize::new(0);
 /// Sets that delivery: `within` µs (0: wake at once, at most 100,000) and
 /// `count` answers (0: when no other ping is queued or running).
 #[napi]
-pub fn set_ping_delivery(within: u32, count: u32) {
+pub fn set_ping_delivery(within: u32, count: u32) -> Result<()> {
+    if within > 0 {
+        start_coalescer("setPingDelivery")?;
+    }
     PING_WITHIN_US.store(within.min(100_000), Ordering::Relaxed);
     PING_COUNT.store(count, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Starts the thread that wakes JS threads at the coalesced deliveries'
+/// deadlines (and the lone linger's), on the thread of the call that
+/// turns such a delivery on: a thread that cannot start is its error.
+fn start_coalescer(call: &str) -> Result<()> {
+    events::start_coalescer().map_err(|err| {
+        Error::from_reason(format!(
+            "fastspawn: {call}: cannot start the coalescer thread: {err}"
+        ))
+    })
 }
 
 /// Coalesced delivery of the children's records (`events::set_delivery`;
@@ -646,8 +684,12 @@ pub fn set_ping_delivery(within: u32, count: u32) {
 /// record waits until `count` records wait or `within` µs passed since
 /// the first (0 µs, the default: every record wakes JS at once).
 #[napi]
-pub fn set_event_delivery(within: u32, count: u32) {
+pub fn set_event_delivery(within: u32, count: u32) -> Result<()> {
+    if within > 0 {
+        start_coalescer("setDelivery")?;
+    }
     events::set_delivery(within, count);
+    Ok(())
 }
 
 /// `[within µs, count]` of the coalesced delivery.
@@ -670,7 +712,7 @@ pub fn lone_stats() -> Vec<f64> {
 pub fn set_lone(on: bool) -> Result<bool> {
     lone::set_on(on).map_err(|err| {
         Error::from_reason(format!(
-            "fastspawn: setLone: cannot start the lone child's thread: {err}"
+            "fastspawn: setLone: cannot start the lone path's threads: {err}"
         ))
     })
 }

@@ -1,29 +1,42 @@
 //! The lone child (an opt-in, `setLone(true)`): a child spawned while no other child of this addon runs
 //! (process-wide, every JS thread counted) and no other lone child is
-//! waited for is cloned without a pidfd, and its exit is learned by one
-//! thread of its own (`fastspawn-lone`) blocked in `waitid(P_PID, pid,
-//! WEXITED | WNOWAIT)`, not by the waiter's epoll over pidfds. The clone's
-//! pidfd cost a sequential spawn + wait 20-28 µs (`bench/pidfd-cost.js`).
+//! waited for is spawned by one thread of its own (`fastspawn-lone`)
+//! instead of a spawner thread of the pool: it clones the child without a
+//! pidfd, posts the spawn (with the exit, for a child that exits within
+//! the linger), then blocks in `waitid(P_PID, pid, WEXITED | WNOWAIT)`,
+//! reaps the child and posts the exit. One thread is woken per child (the
+//! lone thread, by the hand-over; the exit wakes it where it sleeps), as on
+//! the pool's linger path, where the first form of this path (session 14:
+//! the spawn on the pool, the wait handed to this thread) woke three. The
+//! clone's pidfd cost a sequential spawn + wait 20-28 µs
+//! (`bench/pidfd-cost.js`).
 //!
-//! One slot, taken atomically by the spawner thread before the clone and
-//! given back if the spawn fails or once the child exited. A spawn that
-//! finds it taken, or other children running, takes the pidfd path.
+//! One slot, taken atomically on the JS thread by `spawn()` (`try_take`),
+//! given back if the spawn fails and once the child exited, before the
+//! exit is posted. A spawn that finds it taken, or other children running,
+//! goes to the pool and the pidfd path, as before.
 //!
 //! `WNOWAIT` leaves the child a zombie: its pid stays its own until
 //! `registry::reap` reaps it under the registry's lock, the lock every
-//! signal (`registry::kill`, by pid for such a child) is sent under, so a
-//! signal never reaches a recycled pid.
+//! signal (`registry::kill`) is sent under. The child's `Command` keeps
+//! `pidfd(true)` with `pidfd_at_spawn(false)`, so a signal goes through a
+//! pidfd that `Child::send_signal` makes then (`pidfd_open`, then a
+//! `waitid(WNOWAIT)` check that the pid is still our unreaped child): no
+//! signal reaches a recycled pid, even when other code of the process
+//! reaped the child (`waitpid(-1)`).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::events::{Events, Kind};
 
-/// Whether the lone path is used: off by default, on by `setLone(true)`
-/// (an opt-in for the benchmarks' A/Bs until a quiet run decides: see
-/// docs/perf/node.md, "Session 14, second round").
-static ON: AtomicBool = AtomicBool::new(false);
+/// Whether the lone path is used by default (`setLone` changes it): off
+/// until a quiet run decides (docs/perf/node.md, "Session 15"); with it
+/// on, `init()` starts the lone thread.
+const DEFAULT_ON: bool = false;
+/// Whether the lone path is used.
+static ON: AtomicBool = AtomicBool::new(DEFAULT_ON);
 /// The linger of a lone child polls `waitid(WNOHANG)` on the spawner
 /// thread (yielding between polls) instead of sleeping until the lone
 /// thread saw the exit. For the A/Bs.
@@ -49,13 +62,22 @@ pub fn set_on(on: bool) -> std::io::Result<bool> {
     Ok(ON.swap(on, Ordering::Relaxed))
 }
 
+/// At `init()`: starts the lone thread if the path is on (by default), so
+/// that a thread that cannot start is `init()`'s error.
+pub fn init() -> std::io::Result<()> {
+    if ON.load(Ordering::Relaxed) {
+        start()?;
+    }
+    Ok(())
+}
+
 /// How many children took the lone path.
 pub fn spawned() -> u64 {
     SPAWNED_COUNT.load(Ordering::Relaxed)
 }
 
-/// Takes the slot for the child about to be spawned, if it is the only
-/// child of the addon (`running`: the addon's children counted so far,
+/// On the JS thread (`spawn()`): takes the slot for the child about to be
+/// spawned, if it is the only child of the addon (`running`: the addon's children counted so far,
 /// this one included) and no lone child holds it.
 pub fn try_take(running: usize) -> bool {
     ON.load(Ordering::Relaxed)
@@ -76,42 +98,40 @@ pub fn taken() -> bool {
     SLOT.load(Ordering::Acquire)
 }
 
-/// Who posts a lone child's spawn: the spawner thread at the end of its
-/// linger, or the lone thread with the exit when the child exits within
-/// it (one wake-up of JS for both, as on the pidfd path). Decided under
-/// this lock, so the spawn is always queued before the exit.
-#[derive(Default)]
-struct Done {
-    state: Mutex<DoneState>,
-    cv: Condvar,
-}
-
-#[derive(Default)]
-struct DoneState {
-    /// The spawner thread posted the spawn.
-    spawn_posted: bool,
-    /// The lone thread saw the exit first and posts the spawn with it.
-    claimed: bool,
-    /// The spawner thread sleeps in its linger.
-    waiting: bool,
-}
-
-struct Job {
-    id: u32,
-    pid: i32,
-    events: Arc<Events>,
-    done: Arc<Done>,
-}
+/// A spawn job of the lone thread (`lib.rs`'s, with the slot taken).
+type Work = Box<dyn FnOnce() + Send + 'static>;
 
 struct Thread {
-    job: Mutex<Option<Job>>,
+    jobs: Mutex<Mailbox>,
     cv: Condvar,
 }
+
+#[derive(Default)]
+struct Mailbox {
+    jobs: std::collections::VecDeque<Work>,
+    /// The lone thread sleeps on `cv` (a hand-over then wakes it).
+    sleeping: bool,
+    /// When the latest job (and its child's wait) ended.
+    last_done: Option<std::time::Instant>,
+    /// Whether the latest hand-over came within the watch window of
+    /// `last_done`: the thread then watches for the next one before it
+    /// sleeps, as the pool's threads do.
+    soon_after: bool,
+}
+
+/// `Thread::jobs`' length, read without the lock by the watching thread.
+static QUEUED: AtomicUsize = AtomicUsize::new(0);
 
 /// The lone thread's mailbox, made by `start`.
 static THREAD: OnceLock<Thread> = OnceLock::new();
 /// Whether the lone thread runs (`start` succeeded once).
 static STARTED: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// On the lone thread: the lone child its job left running (`settle`
+    /// posted its spawn), to be waited for once the job returned.
+    static RUNNING_CHILD: std::cell::Cell<Option<(u32, i32)>> = const { std::cell::Cell::new(None) };
+}
 
 /// Starts the lone thread unless it runs already.
 fn start() -> std::io::Result<()> {
@@ -121,109 +141,148 @@ fn start() -> std::io::Result<()> {
         return Ok(());
     }
     let t: &'static Thread = THREAD.get_or_init(|| Thread {
-        job: Mutex::new(None),
+        jobs: Mutex::new(Mailbox::default()),
         cv: Condvar::new(),
     });
     std::thread::Builder::new()
         .name("fastspawn-lone".into())
-        .stack_size(128 * 1024)
+        .stack_size(256 * 1024)
         .spawn(move || run(t))?;
     STARTED.store(true, Ordering::Release);
     Ok(())
 }
 
-/// On the spawner thread, for lone child `id` (pid `pid`, in the registry
-/// as running): hands it to the lone thread, which reaps it once it exited
-/// and posts the exit, and posts its spawn: at once without `linger`, else
-/// when the linger ends unless the child exited within it (the lone
-/// thread then posts the spawn with the exit).
-pub fn settle(id: u32, pid: i32, events: &Arc<Events>, mut linger: Option<Duration>) {
-    if let Some(within) = linger
-        && POLL.load(Ordering::Relaxed)
-    {
-        if exited_within(pid, within) {
-            give_back();
-            crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
-            events.queue(Kind::Spawned, id, pid, 0);
-            if crate::registry::reap(id, false) {
-                return;
-            }
-            // Not reapable (cannot happen): as below, by the lone thread.
-            events.flush();
-            let _ = SLOT.compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed);
-        }
-        linger = None;
+/// The slot, held by a spawn job of the lone thread: given back when
+/// dropped (the spawn failed, or the job panicked) unless [`keep`]
+/// hands it to the child (given back once it exited).
+///
+/// [`keep`]: Slot::keep
+pub struct Slot(());
+
+impl Slot {
+    /// The slot `try_take` took for this job.
+    pub fn held() -> Slot {
+        Slot(())
     }
-    let done = Arc::new(Done::default());
-    if linger.is_none() {
-        events.post(Kind::Spawned, id, pid, 0);
-        done.state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .spawn_posted = true;
-    }
-    // The slot is taken only once the thread runs (`try_take`).
-    let Some(t) = THREAD.get() else {
-        unreachable!("a lone child without the lone thread");
-    };
-    let job = Job {
-        id,
-        pid,
-        events: Arc::clone(events),
-        done: Arc::clone(&done),
-    };
-    let previous = t.job.lock().unwrap_or_else(|e| e.into_inner()).replace(job);
-    debug_assert!(previous.is_none(), "one lone child at a time");
-    t.cv.notify_one();
-    let Some(within) = linger else {
-        return;
-    };
-    let mut state = done.state.lock().unwrap_or_else(|e| e.into_inner());
-    state.waiting = true;
-    let (mut state, _) = done
-        .cv
-        .wait_timeout_while(state, within, |s| !s.claimed)
-        .unwrap_or_else(|e| e.into_inner());
-    state.waiting = false;
-    if !state.claimed {
-        state.spawn_posted = true;
-        events.post(Kind::Spawned, id, pid, 0);
+
+    /// The child runs: its exit gives the slot back.
+    pub fn keep(self) {
+        std::mem::forget(self);
     }
 }
 
-fn run(t: &'static Thread) {
-    loop {
-        let job = {
-            let mut slot = t.job.lock().unwrap_or_else(|e| e.into_inner());
-            loop {
-                if let Some(job) = slot.take() {
-                    break job;
-                }
-                slot = t.cv.wait(slot).unwrap_or_else(|e| e.into_inner());
-            }
-        };
-        wait_exited(job.pid);
-        crate::trace::stamp(job.id, crate::trace::Step::WaiterWoke);
+impl Drop for Slot {
+    fn drop(&mut self) {
+        give_back();
+    }
+}
+
+/// On the JS thread, with the slot taken (`try_take`): hands spawn job
+/// `work` to the lone thread, which runs it (the clone, the linger, the
+/// spawn's post) and then waits for the child's exit.
+pub fn submit(work: Work) {
+    let Some(t) = THREAD.get() else {
+        unreachable!("the slot is taken only once the lone thread runs");
+    };
+    let wake = {
+        let mut mailbox = t.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(done) = mailbox.last_done {
+            mailbox.soon_after = done.elapsed() < window();
+        }
+        mailbox.jobs.push_back(work);
+        QUEUED.store(mailbox.jobs.len(), Ordering::Release);
+        std::mem::replace(&mut mailbox.sleeping, false)
+    };
+    if wake {
+        t.cv.notify_one();
+    }
+}
+
+/// On the lone thread, for lone child `id` (pid `pid`, in the registry as
+/// running): posts its spawn, to be followed by its exit once the lone
+/// thread, after the job, saw it in `waitid`. No linger: a bounded wait
+/// for the exit needs a pidfd or a timer thread, whose wake-ups cost more
+/// than the second wake-up of JS that the linger saves (docs/perf/node.md,
+/// "Session 15"). With `setLonePoll(true)` and `linger`, it polls
+/// `waitid(WNOHANG | WNOWAIT)` for at most that long first and, if the
+/// child exited, reaps it and posts its spawn and exit together.
+pub fn settle(id: u32, pid: i32, events: &Arc<Events>, linger: Option<Duration>) {
+    if let Some(within) = linger
+        && POLL.load(Ordering::Relaxed)
+        && exited_within(pid, within)
+    {
+        crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
         // Given back before the exit is posted: the spawn JS makes on
         // seeing it may take the lone path again.
         give_back();
-        let (claimed, waiting) = {
-            let mut state = job.done.state.lock().unwrap_or_else(|e| e.into_inner());
-            state.claimed = !state.spawn_posted;
-            (state.claimed, state.waiting)
+        events.queue(Kind::Spawned, id, pid, 0);
+        if !crate::registry::reap(id, false) {
+            // Exited but not reapable (cannot happen): deliver the spawn
+            // and let the waiter poll it.
+            events.flush();
+            crate::waiter::watch(id, None);
+        }
+        return;
+    }
+    events.post(Kind::Spawned, id, pid, 0);
+    RUNNING_CHILD.set(Some((id, pid)));
+}
+
+/// The watch window: the pool's (`setPoolSpin`).
+fn window() -> Duration {
+    fastspawn::Pool::global().spin()
+}
+
+fn run(t: &'static Thread) {
+    let mut mailbox = t.jobs.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let Some(work) = mailbox.jobs.pop_front() else {
+            mailbox.sleeping = true;
+            mailbox = t.cv.wait(mailbox).unwrap_or_else(|e| e.into_inner());
+            continue;
         };
-        if claimed {
-            job.events.queue(Kind::Spawned, job.id, job.pid, 0);
+        QUEUED.store(mailbox.jobs.len(), Ordering::Release);
+        drop(mailbox);
+        // A job that panics takes only itself down (its `Pending` reports
+        // the failure, its `Slot` is given back), as on the pool.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        if let Some((id, pid)) = RUNNING_CHILD.take() {
+            wait_exited(pid);
+            crate::trace::stamp(id, crate::trace::Step::WaiterWoke);
+            give_back();
+            // Posts the exit.
+            if !crate::registry::reap(id, false) {
+                // Not reapable although waitid said it exited (cannot
+                // happen): let the waiter poll it.
+                crate::waiter::watch(id, None);
+            }
         }
-        // Posts the exit (with the spawn when claimed: one wake-up).
-        if !crate::registry::reap(job.id, false) {
-            // Not reapable although waitid said it exited (cannot happen):
-            // deliver what was queued and let the waiter poll it.
-            job.events.flush();
-            crate::waiter::watch(job.id, None);
+        mailbox = t.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        mailbox.last_done = Some(std::time::Instant::now());
+        if mailbox.jobs.is_empty() && mailbox.soon_after {
+            // JS spawns again soon after an exit in a sequential loop:
+            // watch for its hand-over for a while, so that it wakes no
+            // thread (as the pool's threads do).
+            drop(mailbox);
+            watch();
+            mailbox = t.jobs.lock().unwrap_or_else(|e| e.into_inner());
         }
-        if claimed && waiting {
-            job.done.cv.notify_one();
+    }
+}
+
+/// Returns when a job is handed over or after the watch window.
+fn watch() {
+    let start = std::time::Instant::now();
+    let window = window();
+    loop {
+        for _ in 0..64 {
+            if QUEUED.load(Ordering::Acquire) > 0 {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+        if start.elapsed() >= window {
+            return;
         }
     }
 }

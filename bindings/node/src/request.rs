@@ -101,6 +101,12 @@ impl Request {
         self.flags & FLAG_CONTAIN != 0
     }
 
+    /// Whether piped fds 1 and 2 are `pipeAs: 'readable'` outputs (read by
+    /// the waiter).
+    pub fn readable(&self) -> bool {
+        self.flags & FLAG_READABLE != 0
+    }
+
     /// On the spawner thread, with `FLAG_READABLE`: a pipe for each piped
     /// fd 1 and 2 (the child gets the write end), and their read ends by
     /// child fd, non-blocking, to be read natively (`outputs.rs`):

@@ -10,6 +10,7 @@
 //! pidfd's token is the child id alone.
 
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -23,28 +24,44 @@ struct Waiter {
 
 const POLL: Duration = Duration::from_millis(20);
 
+static WAITER: OnceLock<Waiter> = OnceLock::new();
+/// Whether the waiter thread runs.
+static STARTED: AtomicBool = AtomicBool::new(false);
+
+/// The waiter's set. Every caller runs after an `init()` that succeeded,
+/// hence after [`start`] made it (a child is spawned, an output watched,
+/// only through a JS thread's channel, which `init()` makes after `start`).
 fn waiter() -> &'static Waiter {
-    static WAITER: OnceLock<Waiter> = OnceLock::new();
-    WAITER.get_or_init(|| {
-        let epoll = epoll::create(epoll::CreateFlags::CLOEXEC)
-            .expect("fastspawn: cannot create the waiter's epoll set");
-        std::thread::Builder::new()
-            .name("fastspawn-waiter".into())
-            .stack_size(128 * 1024)
-            .spawn(run)
-            .expect("fastspawn: cannot start the waiter thread");
-        Waiter {
-            epoll,
-            polled: Mutex::new(Vec::new()),
-        }
-    })
+    match WAITER.get() {
+        Some(w) => w,
+        None => unreachable!("fastspawn: the waiter is used before init() started it"),
+    }
 }
 
 /// Starts the waiter thread and its epoll set if they are not running yet
 /// (at `init()`, so that they are not made on the first child that lives
-/// longer than the spawner thread's linger).
-pub fn start() {
-    waiter();
+/// longer than the spawner thread's linger, and so that a set or thread
+/// that cannot be made is `init()`'s error, not a panic on a spawner
+/// thread with a child left unreaped).
+pub fn start() -> std::io::Result<()> {
+    static STARTING: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
+    if STARTED.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    if WAITER.get().is_none() {
+        let epoll = epoll::create(epoll::CreateFlags::CLOEXEC)?;
+        let _ = WAITER.set(Waiter {
+            epoll,
+            polled: Mutex::new(Vec::new()),
+        });
+    }
+    std::thread::Builder::new()
+        .name("fastspawn-waiter".into())
+        .stack_size(128 * 1024)
+        .spawn(run)?;
+    STARTED.store(true, Ordering::Release);
+    Ok(())
 }
 
 /// Starts watching child `id`, through `pidfd` when it has one: the

@@ -1,13 +1,14 @@
 'use strict';
 // The lone path (src/lone.rs, an opt-in: setLone(true)): a child spawned while no other child of the
-// package runs is cloned without a pidfd and its exit learned by a thread
-// blocked in waitid(WNOWAIT); every other child keeps the pidfd and the
-// waiter. `addon.loneStats()` is [children spawned on the lone path, 1
+// package runs is spawned by the lone thread, cloned without a pidfd, and
+// its exit learned there, blocked in waitid(WNOWAIT); every other child
+// goes to the pool and keeps the pidfd and the waiter. `addon.loneStats()` is [children spawned on the lone path, 1
 // while its slot is taken]: the tests assert which path ran, and compare
 // what JS sees with node:child_process.
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const { once } = require('node:events');
 
 const { both, fastspawn, openFds, outcome, quiesce, zombies } = require('../testlib/helpers');
@@ -65,6 +66,42 @@ describe('the lone path (no pidfd for a child that runs alone)', () => {
     });
     assert.deepEqual(got.fastspawn, got.node);
     assert.deepEqual(zombies(), []);
+  });
+
+  it('a lone child is spawned by the lone thread without a pidfd; kill() makes one, closed at the reap', async () => {
+    const pidfds = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === 'anon_inode:[pidfd]';
+        } catch {
+          return false;
+        }
+      }).length;
+    await quiesce();
+    const at0 = pidfds();
+    addon.debug(true);
+    let child;
+    try {
+      child = fastspawn.spawn('sleep', ['30'], { stdio: 'ignore' });
+      await once(child, 'spawn');
+      assert.equal(addon.debugInfo(child._id)[0], 'fastspawn-lone');
+    } finally {
+      addon.debug(false);
+    }
+    assert.equal(slotTaken(), true);
+    assert.equal(pidfds(), at0, 'the clone made no pidfd');
+    const exited = once(child, 'exit');
+    const closed = once(child, 'close');
+    // Signal 0 first: the child goes on, and so does the pidfd made to
+    // send it (a SIGTERM could end the child and its reap close it
+    // before the count).
+    assert.equal(child.kill(0), true);
+    assert.equal(pidfds(), at0 + 1, 'the signal went through a pidfd made for it');
+    assert.equal(child.kill('SIGTERM'), true);
+    assert.deepEqual(await exited, [null, 'SIGTERM']);
+    await closed;
+    await quiesce();
+    assert.equal(pidfds(), at0, 'closed with the reaped child');
   });
 
   it('a long lone child does not hold back a burst after it: their exits come while it runs, on the pidfd path', async () => {
