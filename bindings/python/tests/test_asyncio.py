@@ -879,3 +879,29 @@ def test_the_pidfd_path_when_the_ring_is_off_or_sigchld_is_ignored(case):
         assert out.stdout.split() == ["False", "3", str(-signal.SIGKILL)]
     else:
         assert out.stdout.split() == ["False", "255", "255"]
+
+
+@pytest.mark.parametrize("ring", [True, False])
+def test_pidfd_of_a_reaped_child_on_the_ring_is_none(ring, no_leaks):
+    # A difference kept on purpose (README, "the exit ring"): on the ring
+    # no pidfd is made unless asked for, so a Process whose child was
+    # reaped before `pidfd` was first read has none; on the pidfd path the
+    # clone's pidfd stays until the Process is freed.
+    if ring and not RING:
+        pytest.skip("no exit ring here (no io_uring waitid, or FASTSPAWN_IO_URING=0)")
+    previous = _fastspawn.set_exit_ring(ring)
+    try:
+
+        async def run():
+            p = await fa.create_subprocess_exec("true")
+            code = await p.wait()
+            return code, p.pidfd
+
+        code, pidfd = asyncio.run(run())
+        assert code == 0
+        if ring:
+            assert pidfd is None
+        else:
+            assert isinstance(pidfd, int) and pidfd >= 0
+    finally:
+        _fastspawn.set_exit_ring(previous)
