@@ -781,65 +781,61 @@ def _pidfds():
 RING = _fastspawn.exit_ring_in_use()
 
 
-@pytest.mark.parametrize("ring", [True, False])
+@pytest.fixture(params=[True, False], ids=["ring", "pidfd"])
+def ring(request):
+    """The exit path of the test's spawns: the core's exit ring (skipped,
+    with the reason, where there is none) or the pidfds; the previous
+    setting is restored after the test."""
+    on = request.param
+    if on and not RING:
+        pytest.skip("no exit ring here (no io_uring waitid, or FASTSPAWN_IO_URING=0)")
+    previous = _fastspawn.set_exit_ring(on)
+    yield on
+    _fastspawn.set_exit_ring(previous)
+
+
 def test_the_exit_ring_and_the_pidfds_give_the_same_results(ring, no_leaks):
     # Exits watched on the core's exit ring (io_uring's waitid, no pidfd
     # per child) or through pidfds: the same results as asyncio's, and the
     # way asked for is the way taken (16 running children hold 16 pidfds
     # on the pidfd path, none on the ring); a pidfd is made on demand.
-    if ring and not RING:
-        pytest.skip("no exit ring here (no io_uring waitid, or FASTSPAWN_IO_URING=0)")
-    previous = _fastspawn.set_exit_ring(ring)
-    try:
-        assert _fastspawn.exit_ring_in_use() == ring
+    assert _fastspawn.exit_ring_in_use() == ring
 
-        async def sleepers():
-            before = _pidfds()
-            procs = await asyncio.gather(
-                *[fa.create_subprocess_exec("sleep", "30") for _ in range(16)]
-            )
-            held = _pidfds() - before
-            made = procs[0].pidfd is not None
-            for p in procs:
-                p.kill()
-            codes = await asyncio.gather(*[p.wait() for p in procs])
-            return held, made, codes
+    async def sleepers():
+        before = _pidfds()
+        procs = await asyncio.gather(*[fa.create_subprocess_exec("sleep", "30") for _ in range(16)])
+        held = _pidfds() - before
+        made = procs[0].pidfd is not None
+        for p in procs:
+            p.kill()
+        codes = await asyncio.gather(*[p.wait() for p in procs])
+        return held, made, codes
 
-        held, made, codes = asyncio.run(sleepers())
-        assert held == (0 if ring else 16)
-        assert made
-        assert codes == [-signal.SIGKILL] * 16
-        a, b = both(_short_children_at_32)
-        assert a == b == _SHORT_CHILDREN_RESULTS
-    finally:
-        _fastspawn.set_exit_ring(previous)
+    held, made, codes = asyncio.run(sleepers())
+    assert held == (0 if ring else 16)
+    assert made
+    assert codes == [-signal.SIGKILL] * 16
+    a, b = both(_short_children_at_32)
+    assert a == b == _SHORT_CHILDREN_RESULTS
 
 
-@pytest.mark.parametrize("ring", [True, False])
 def test_a_child_reaped_by_other_code_reports_255_and_is_not_signalled(ring, no_leaks):
     # Another library's waitpid() reaps the child: its Process reports 255
     # (as asyncio does for a child it could not reap), and a later signal
     # sends nothing and is no error, on either path.
-    if ring and not RING:
-        pytest.skip("no exit ring here")
-    previous = _fastspawn.set_exit_ring(ring)
-    try:
+    async def run():
+        p = await fa.create_subprocess_exec("sleep", "30")
+        os.kill(p.pid, signal.SIGKILL)
+        try:
+            os.waitpid(p.pid, 0)
+            other_code_won = True
+        except ChildProcessError:  # the waiter reaped it first
+            other_code_won = False
+        p.send_signal(signal.SIGTERM)  # its exit not seen yet: no error
+        return other_code_won, await asyncio.wait_for(p.wait(), 10)
 
-        async def run():
-            p = await fa.create_subprocess_exec("sleep", "30")
-            os.kill(p.pid, signal.SIGKILL)
-            try:
-                os.waitpid(p.pid, 0)
-                other_code_won = True
-            except ChildProcessError:  # the waiter reaped it first
-                other_code_won = False
-            p.send_signal(signal.SIGTERM)  # its exit not seen yet: no error
-            return other_code_won, await asyncio.wait_for(p.wait(), 10)
-
-        won, code = asyncio.run(run())
-        assert code == (255 if won else -signal.SIGKILL)
-    finally:
-        _fastspawn.set_exit_ring(previous)
+    won, code = asyncio.run(run())
+    assert code == (255 if won else -signal.SIGKILL)
 
 
 _RING_CHILD = """
@@ -881,27 +877,19 @@ def test_the_pidfd_path_when_the_ring_is_off_or_sigchld_is_ignored(case):
         assert out.stdout.split() == ["False", "255", "255"]
 
 
-@pytest.mark.parametrize("ring", [True, False])
 def test_pidfd_of_a_reaped_child_on_the_ring_is_none(ring, no_leaks):
     # A difference kept on purpose (README, "the exit ring"): on the ring
     # no pidfd is made unless asked for, so a Process whose child was
     # reaped before `pidfd` was first read has none; on the pidfd path the
     # clone's pidfd stays until the Process is freed.
-    if ring and not RING:
-        pytest.skip("no exit ring here (no io_uring waitid, or FASTSPAWN_IO_URING=0)")
-    previous = _fastspawn.set_exit_ring(ring)
-    try:
+    async def run():
+        p = await fa.create_subprocess_exec("true")
+        code = await p.wait()
+        return code, p.pidfd
 
-        async def run():
-            p = await fa.create_subprocess_exec("true")
-            code = await p.wait()
-            return code, p.pidfd
-
-        code, pidfd = asyncio.run(run())
-        assert code == 0
-        if ring:
-            assert pidfd is None
-        else:
-            assert isinstance(pidfd, int) and pidfd >= 0
-    finally:
-        _fastspawn.set_exit_ring(previous)
+    code, pidfd = asyncio.run(run())
+    assert code == 0
+    if ring:
+        assert pidfd is None
+    else:
+        assert isinstance(pidfd, int) and pidfd >= 0
