@@ -73,6 +73,17 @@ def open_fds():
     return sorted(fd for fd in fds if not _is_io_uring(fd))
 
 
+def pidfds_open():
+    """How many pidfds this process holds."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[pidfd]"
+        except OSError:
+            pass
+    return count
+
+
 def children():
     """Pids of this process's children (live or zombie), from /proc."""
     pids = []

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import fastspawn.asyncio as fa
-from conftest import PY, children, spawns_finished
+from conftest import PY, children, pidfds_open, spawns_finished
 from fastspawn import _fastspawn
 
 IMPLS = (asyncio, fa)
@@ -767,17 +767,6 @@ def test_one_spawn_at_a_time_is_resolved_by_its_own_callback():
     assert seen.count("deliver") >= 1
 
 
-def _pidfds():
-    """How many pidfds this process holds."""
-    n = 0
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            n += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[pidfd]"
-        except OSError:
-            pass
-    return n
-
-
 RING = _fastspawn.exit_ring_in_use()
 
 
@@ -802,9 +791,9 @@ def test_the_exit_ring_and_the_pidfds_give_the_same_results(ring, no_leaks):
     assert _fastspawn.exit_ring_in_use() == ring
 
     async def sleepers():
-        before = _pidfds()
+        before = pidfds_open()
         procs = await asyncio.gather(*[fa.create_subprocess_exec("sleep", "30") for _ in range(16)])
-        held = _pidfds() - before
+        held = pidfds_open() - before
         made = procs[0].pidfd is not None
         for p in procs:
             p.kill()

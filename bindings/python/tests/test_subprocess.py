@@ -13,7 +13,7 @@ import time
 import pytest
 
 import fastspawn.subprocess as fs
-from conftest import PY, both, children, open_fds, outcome, raised
+from conftest import PY, both, children, open_fds, outcome, pidfds_open, raised
 
 
 def py(code):
@@ -335,17 +335,6 @@ def test_pidfd_and_engine(no_leaks):
     q = fs.Popen(["true"], preexec_fn=lambda: None)
     assert q.engine == "fork" and q.pidfd is None
     assert q.wait() == 0
-
-
-def pidfds_open():
-    """How many pidfds this process holds."""
-    count = 0
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            count += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[pidfd]"
-        except OSError:
-            pass
-    return count
 
 
 def test_the_pidfd_is_made_on_first_need(no_leaks):
