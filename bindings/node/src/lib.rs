@@ -200,11 +200,33 @@ fn adjust_refs(env: &Env, events: &Events, delta: i64) -> Result<()> {
     }
 }
 
+/// The global spawner pool, or an error naming the call whose threads
+/// could not start.
+fn global_pool(call: &str) -> Result<&'static fastspawn::Pool> {
+    fastspawn::Pool::try_global().map_err(|err| global_pool_error(call, &err))
+}
+
+fn global_pool_error(call: &str, err: &std::io::Error) -> Error {
+    Error::from_reason(format!(
+        "fastspawn: {call}: cannot start the spawner threads: {err}"
+    ))
+}
+
 /// Queues a spawn; returns the child's id, or `-errno`. The child keeps
 /// the event loop alive until JS takes its end (see `child_ref`).
 #[napi]
 pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     let events = events()?;
+    // The pool's threads start at the first spawn. If they cannot (a
+    // thread limit: EAGAIN), this spawn fails as Node's own does when the
+    // system is out of processes: an 'error' event, nothing taken yet.
+    let pool = match fastspawn::Pool::try_global() {
+        Ok(pool) => pool,
+        Err(err) => match err.raw_os_error() {
+            Some(errno) => return Ok(-i64::from(errno)),
+            None => return Err(global_pool_error("spawn", &err)),
+        },
+    };
     let mut request = match request::build(strings, io) {
         Ok(request) => request,
         Err(err) => match err.raw_os_error() {
@@ -294,7 +316,7 @@ pub fn spawn(env: Env, strings: String, io: IoArray<'_>) -> Result<i64> {
     if lone {
         lone::submit(Box::new(job));
     } else {
-        fastspawn::Pool::global().run(job);
+        pool.run(job);
     }
     // Coalesced delivery: tell JS whether records of other children wait
     // with no wake-up on its way (io[0], read by JS after the call: 1 or
@@ -397,11 +419,11 @@ pub fn set_spawn_linger_poll(on: bool) -> bool {
 /// (0: no watching, at most 100,000); returns the previous one. For the
 /// benchmarks, which compare windows.
 #[napi]
-pub fn set_pool_spin(us: u32) -> u32 {
-    let pool = fastspawn::Pool::global();
+pub fn set_pool_spin(us: u32) -> Result<u32> {
+    let pool = global_pool("setPoolSpin")?;
     let previous = u32::try_from(pool.spin().as_micros()).unwrap_or(u32::MAX);
     pool.set_spin(std::time::Duration::from_micros(u64::from(us.min(100_000))));
-    previous
+    Ok(previous)
 }
 
 /// Blocks until the spawn of `id` is settled: its pid, or `-errno`.
@@ -554,7 +576,7 @@ pub fn trace_take() -> Vec<f64> {
 #[napi]
 pub fn ping() -> Result<()> {
     let events = events()?;
-    fastspawn::Pool::global().run(move || events.post(events::Kind::Pong, 0, 0, 0));
+    global_pool("ping")?.run(move || events.post(events::Kind::Pong, 0, 0, 0));
     Ok(())
 }
 
@@ -584,10 +606,11 @@ pub fn ping_spawn(path: String, mode: Option<u32>) -> Result<()> {
         )));
     }
     let events = events()?;
+    let pool = global_pool("pingSpawn")?;
     let env = BENCH_ENV.with(|e| e.get_or_init(fastspawn::Environment::capture).clone());
     let id = PING_ID.fetch_sub(1, Ordering::Relaxed);
     PING_RUNNING.fetch_add(1, Ordering::SeqCst);
-    fastspawn::Pool::global().run(move || {
+    pool.run(move || {
         let mut command = fastspawn::Command::new(&path);
         command
             .environment(&env)
@@ -780,7 +803,7 @@ pub fn bench_spawn_wait(path: String, n: u32, on_pool: bool, env: String) -> Res
     };
     let result = if on_pool {
         let (tx, rx) = std::sync::mpsc::channel();
-        fastspawn::Pool::global().run(move || {
+        global_pool("benchSpawnWait")?.run(move || {
             let _ = tx.send(run());
         });
         rx.recv()

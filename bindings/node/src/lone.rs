@@ -228,9 +228,10 @@ pub fn settle(id: u32, pid: i32, events: &Arc<Events>, linger: Option<Duration>)
     RUNNING_CHILD.set(Some((id, pid)));
 }
 
-/// The watch window: the pool's (`setPoolSpin`).
+/// The watch window: the pool's (`setPoolSpin`). The pool was started
+/// by the `spawn()` that handed this thread its child; none: no watching.
 fn window() -> Duration {
-    fastspawn::Pool::global().spin()
+    fastspawn::Pool::try_global().map_or(Duration::ZERO, |pool| pool.spin())
 }
 
 fn run(t: &'static Thread) {

@@ -126,4 +126,41 @@ describe("the addon's threads start where they are asked for, or that call fails
     assert.deepEqual(r.lone, [0, 0], 'no child took the lone path');
     assert.equal(r.loneOn, false, 'the lone path stayed off');
   });
+
+  it("the first spawn with no thread free: Node's 'error' event (EAGAIN), no thread left, and the next spawn works once threads are free", async () => {
+    const got = await runCapped(
+      // Loaded (its waiter runs), nothing spawned: the pool has not started.
+      'require(PACKAGE); return null;',
+      `return (async () => {
+       const cp = require(PACKAGE);
+       const nodeCp = require('node:child_process');
+       const fs = require('node:fs');
+       const os = require('node:os');
+       const tasks = () => fs.readdirSync('/proc/self/task').length;
+       const line = fs.readFileSync('/proc/self/cgroup', 'utf8').split('\\n').find((l) => /:pids:/.test(l));
+       const group = '/sys/fs/cgroup/pids' + line.split(':')[2];
+       const failure = (mod) => new Promise((resolve) => {
+         const child = mod.spawn('true');
+         child.on('error', (e) => resolve({ code: e.code, errno: e.errno, syscall: e.syscall, path: e.path, pid: child.pid }));
+         child.on('spawn', () => resolve({ spawned: true }));
+       });
+       const result = { before: tasks() };
+       result.node = await failure(nodeCp);
+       // Room for one spawner thread of several: the one started is joined.
+       const threads = os.availableParallelism();
+       fs.writeFileSync(group + '/pids.max', String(result.before + threads - 1));
+       result.ours = await failure(cp);
+       result.after = tasks();
+       fs.writeFileSync(group + '/pids.max', 'max');
+       result.next = await new Promise((resolve) => cp.spawn('true').on('close', (code) => resolve(code)));
+       return result;
+       })();`,
+    );
+    assert.equal(got.code, 0, `the process ended cleanly (stderr: ${got.stderr})`);
+    const r = got.result;
+    assert.equal(r.node.code, 'EAGAIN', "node:child_process's spawn failed as expected under the cap");
+    assert.deepEqual(r.ours, r.node, "the package's 'error' is Node's");
+    assert.equal(r.after, r.before, 'no spawner thread is left after the failed start');
+    assert.equal(r.next, 0, 'the next spawn, with threads free, ran');
+  });
 });

@@ -46,7 +46,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use fastspawn::exit_ring::{ExitRing, Notice};
 
 use crate::child::Child;
-use crate::spawn::{Built, Names, Request, build, simple_argv, simple_command_of};
+use crate::spawn::{Built, Names, Request, build, pool_error, simple_argv, simple_command_of};
 
 type SharedChild = Arc<Mutex<fastspawn::Child>>;
 
@@ -595,7 +595,7 @@ fn spawner_threads() -> usize {
 /// The pool of `threads` threads, made on first use (0: the core's).
 fn pool_of(threads: usize) -> std::io::Result<&'static fastspawn::Pool> {
     if threads == 0 {
-        return Ok(fastspawn::Pool::global());
+        return fastspawn::Pool::try_global();
     }
     let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
@@ -607,16 +607,30 @@ fn pool_of(threads: usize) -> std::io::Result<&'static fastspawn::Pool> {
 }
 
 /// `fastspawn.asyncio`'s pool and its thread count: made on first use, or
-/// the core's global pool if its threads cannot be started.
-fn current_pool() -> (usize, &'static fastspawn::Pool) {
+/// the core's global pool if its threads cannot be started; the error of
+/// the latter if neither can (a thread limit), and the next call tries
+/// again.
+fn current_pool() -> std::io::Result<(usize, &'static fastspawn::Pool)> {
     let mut current = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(pool) = *current {
-        return pool;
+        return Ok(pool);
     }
     let threads = spawner_threads();
-    let pool = pool_of(threads).map_or_else(|_| (0, fastspawn::Pool::global()), |p| (threads, p));
+    let pool = match pool_of(threads) {
+        Ok(pool) => (threads, pool),
+        Err(_) => (0, fastspawn::Pool::try_global()?),
+    };
     *current = Some(pool);
-    pool
+    Ok(pool)
+}
+
+/// The pool of [`current_pool`] once a [`Spawner`] exists: `Spawner::new`
+/// made it (or failed), and it is never unset.
+fn pool_in_use() -> &'static fastspawn::Pool {
+    match *POOL.lock().unwrap_or_else(|e| e.into_inner()) {
+        Some((_, pool)) => pool,
+        None => unreachable!("fastspawn.asyncio: a spawner exists without its pool"),
+    }
 }
 
 /// Makes `fastspawn.asyncio` hand its spawns to a pool of `threads`
@@ -626,8 +640,10 @@ fn current_pool() -> (usize, &'static fastspawn::Pool) {
 #[pyfunction]
 pub fn set_spawner_threads(threads: usize) -> PyResult<usize> {
     let threads = threads.min(256);
-    let previous = current_pool().0;
-    let pool = pool_of(threads)?;
+    let previous = current_pool()
+        .map_err(|e| pool_error("fastspawn.asyncio", e))?
+        .0;
+    let pool = pool_of(threads).map_err(|e| pool_error("fastspawn.asyncio", e))?;
     *POOL.lock().unwrap_or_else(|e| e.into_inner()) = Some((threads, pool));
     Ok(previous)
 }
@@ -636,11 +652,13 @@ pub fn set_spawner_threads(threads: usize) -> PyResult<usize> {
 /// ([`fastspawn::Pool::set_spin`]) in µs (0: no watching, at most
 /// 100,000) and returns the previous one. For the benchmarks.
 #[pyfunction]
-pub fn set_pool_spin(us: u32) -> u64 {
-    let pool = current_pool().1;
+pub fn set_pool_spin(us: u32) -> PyResult<u64> {
+    let pool = current_pool()
+        .map_err(|e| pool_error("fastspawn.asyncio", e))?
+        .1;
     let previous = pool.spin().as_micros();
     pool.set_spin(std::time::Duration::from_micros(u64::from(us.min(100_000))));
-    u64::try_from(previous).unwrap_or(u64::MAX)
+    Ok(u64::try_from(previous).unwrap_or(u64::MAX))
 }
 
 /// Gives `child`, just started, up to the linger to exit (a `poll` on its
@@ -724,6 +742,9 @@ enum Cmd {
 impl Spawner {
     #[new]
     fn new() -> PyResult<Spawner> {
+        // The spawns' pool, started now: a thread limit fails here, as
+        // an error, rather than in a callback of the loop.
+        current_pool().map_err(|e| pool_error("fastspawn.asyncio", e))?;
         let eventfd = rustix::event::eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK)
             .map_err(std::io::Error::from)?;
         Ok(Spawner {
@@ -773,7 +794,7 @@ impl Spawner {
     /// over every spawn the loop queued in one iteration.
     fn flush(&self) {
         let pending = std::mem::take(&mut *self.lock_pending());
-        let pool = current_pool().1;
+        let pool = pool_in_use();
         for Pending { token, cmd, names } in pending {
             self.hand_over(pool, token, cmd, names);
         }
@@ -1127,7 +1148,7 @@ impl Spawner {
         let signed = i64::try_from(token).unwrap_or(i64::MAX);
         let mut pending = self.lock_pending();
         if pending.is_empty() {
-            let pool = current_pool().1;
+            let pool = pool_in_use();
             if UNFINISHED.load(Ordering::Acquire) >= pool.threads() {
                 drop(pending);
                 self.hand_over(pool, token, cmd, names);

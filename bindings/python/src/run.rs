@@ -93,10 +93,15 @@ pub fn run<'py>(
     } = build(request)?;
     // Waited for right here: no pidfd needed (it costs a few µs).
     cmd.pidfd(false);
+    let pool = if on_pool {
+        Some(crate::spawn::global_pool()?)
+    } else {
+        None
+    };
     let result = py.detach(move || {
-        let spawned = if on_pool {
+        let spawned = if let Some(pool) = pool {
             let (tx, rx) = std::sync::mpsc::channel();
-            fastspawn::Pool::global().run(move || {
+            pool.run(move || {
                 let spawned = cmd.spawn();
                 drop(cmd);
                 let _ = tx.send(spawned);

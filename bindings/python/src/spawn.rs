@@ -374,6 +374,22 @@ pub fn spawn_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<Ch
     }
 }
 
+/// The error of a spawner pool whose threads cannot start (a thread
+/// limit): `OSError` with the OS's errno (`BlockingIOError` for `EAGAIN`)
+/// and a message naming `who` and the step.
+pub fn pool_error(who: &str, err: std::io::Error) -> PyErr {
+    let errno = err.raw_os_error().unwrap_or(libc::EAGAIN);
+    pyo3::exceptions::PyOSError::new_err((
+        errno,
+        format!("{who}: cannot start the spawner threads: {err}"),
+    ))
+}
+
+/// The core's global pool, or [`pool_error`].
+pub fn global_pool() -> PyResult<&'static fastspawn::Pool> {
+    fastspawn::Pool::try_global().map_err(|e| pool_error("fastspawn", e))
+}
+
 /// Starts a child and returns its [`Child`]; the GIL is released for the
 /// spawn. See [`Request`] for the argument.
 #[pyfunction]
@@ -384,9 +400,10 @@ pub fn spawn(py: Python<'_>, request: Request<'_>) -> PyResult<Child> {
         names,
     } = build(request)?;
     let started = if on_pool {
+        let pool = global_pool()?;
         py.detach(move || {
             let (tx, rx) = std::sync::mpsc::channel();
-            fastspawn::Pool::global().run(move || {
+            pool.run(move || {
                 let _ = tx.send(cmd.spawn());
             });
             rx.recv().expect("a spawner thread answers every job")

@@ -162,6 +162,12 @@ impl Error {
         }
     }
 
+    /// The same error with `detail` as its message (the errno is kept).
+    pub(crate) fn with_detail(mut self, detail: impl Into<String>) -> Error {
+        self.detail = Some(detail.into());
+        self
+    }
+
     /// The program the command was going to run.
     pub fn program(&self) -> &OsStr {
         &self.program

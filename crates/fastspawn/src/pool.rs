@@ -116,12 +116,21 @@ impl std::fmt::Debug for Pool {
 }
 
 impl Pool {
-    /// A pool of `threads` spawner threads (at least one).
+    /// A pool of `threads` spawner threads (at least one). If a thread
+    /// cannot be started (the process's or its cgroup's thread limit, no
+    /// memory for a stack), that error is returned as the OS gave it
+    /// (`EAGAIN` for a limit), and the threads already started are stopped
+    /// and joined: nothing is left running.
     pub fn new(threads: usize) -> io::Result<Pool> {
-        let shared = Arc::new(Shared::new());
-        let mut handles = Vec::with_capacity(threads.max(1));
-        for i in 0..threads.max(1) {
-            let shared = Arc::clone(&shared);
+        let wanted = threads.max(1);
+        // Built first, so that an early return drops it: `Drop` closes the
+        // queue and joins the threads started so far.
+        let mut pool = Pool {
+            shared: Arc::new(Shared::new()),
+            threads: Vec::with_capacity(wanted),
+        };
+        for i in 0..wanted {
+            let shared = Arc::clone(&pool.shared);
             let handle = std::thread::Builder::new()
                 .name(format!("fastspawn-{i}"))
                 .stack_size(256 * 1024)
@@ -132,22 +141,38 @@ impl Pool {
                     crate::exit_ring::ExitRing::mark_thread_long_lived();
                     work(&shared)
                 })?;
-            handles.push(handle);
+            pool.threads.push(handle);
         }
-        Ok(Pool {
-            shared,
-            threads: handles,
-        })
+        Ok(pool)
     }
 
     /// The process-wide pool: one thread per available core, started on
-    /// first use, never stopped.
+    /// first use, never stopped. Panics if its threads cannot be started;
+    /// [`Pool::try_global`] returns that error instead.
     pub fn global() -> &'static Pool {
+        Pool::try_global().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The process-wide pool ([`Pool::global`]), or the error that kept its
+    /// threads from starting (see [`Pool::new`]). A failed start leaves
+    /// nothing behind and is tried again by the next call, so a caller
+    /// that hit a thread limit can report it and recover once threads are
+    /// free. After the first success this is one atomic load.
+    pub fn try_global() -> io::Result<&'static Pool> {
         static GLOBAL: OnceLock<Pool> = OnceLock::new();
-        GLOBAL.get_or_init(|| {
-            let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-            Pool::new(threads).expect("fastspawn: cannot start the spawner threads")
-        })
+        static STARTING: Mutex<()> = Mutex::new(());
+        if let Some(pool) = GLOBAL.get() {
+            return Ok(pool);
+        }
+        // One caller starts the threads; the others wait for its result
+        // rather than each starting a pool of its own.
+        let _starting = STARTING.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pool) = GLOBAL.get() {
+            return Ok(pool);
+        }
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let pool = Pool::new(threads)?;
+        Ok(GLOBAL.get_or_init(|| pool))
     }
 
     /// How many spawner threads the pool has.

@@ -383,3 +383,141 @@ fn pdeathsig_fires_when_the_pool_is_dropped() {
         );
     }
 }
+
+/// The cgroup v1 `pids` hierarchy, where a test can cap a process's tasks.
+const PIDS: &str = "/sys/fs/cgroup/pids";
+const THREAD_LIMIT_HELPER: &str = "FASTSPAWN_TEST_POOL_THREAD_LIMIT_HELPER";
+const THREAD_LIMIT_DIR: &str = "FASTSPAWN_TEST_POOL_THREAD_LIMIT_DIR";
+
+/// A pool whose threads cannot start is an error, not a panic, and leaves
+/// nothing running: the global pool (`Pool::try_global`, and
+/// `fastspawn::tokio::Command`, which spawns on it) when no thread can
+/// start, a pool of three when only one can (the one started is joined);
+/// once threads are free again the global pool starts. Made real in a copy
+/// of the test binary put in a cgroup v1 `pids` group capped at the tasks
+/// it has (the global pool must not have started in that process yet).
+#[test]
+fn a_thread_limit_is_an_error_and_leaves_no_thread() {
+    let _guard = util::shared();
+    let writable = std::fs::metadata(format!("{PIDS}/cgroup.procs")).is_ok()
+        // SAFETY: access() reads a NUL-terminated path.
+        && unsafe { libc::access(c"/sys/fs/cgroup/pids".as_ptr(), libc::W_OK) } == 0;
+    if !writable {
+        util::skip(format_args!(
+            "no writable cgroup v1 pids controller at {PIDS} (needs root and that mount): cannot make a thread start fail"
+        ));
+        return;
+    }
+    let dir = format!("{PIDS}/fastspawn-pool-test-{}", std::process::id());
+    std::fs::create_dir(&dir).expect("create the pids cgroup");
+    let exe = std::env::current_exe().expect("current_exe");
+    let result = std::panic::catch_unwind(|| {
+        util::run_helper_test(
+            &exe,
+            "pool::thread_limit_helper",
+            "thread-limit: ok",
+            |cmd| {
+                cmd.env(THREAD_LIMIT_HELPER, "1")
+                    .env(THREAD_LIMIT_DIR, &dir)
+                    .env("FASTSPAWN_PROBE", util::probe());
+            },
+        )
+    });
+    // The helper has exited: its group is empty and can go.
+    std::fs::remove_dir(&dir).expect("remove the pids cgroup");
+    print!(
+        "{}",
+        result.unwrap_or_else(|e| std::panic::resume_unwind(e))
+    );
+}
+
+/// The tasks (threads) of this process.
+fn tasks() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .expect("/proc/self/task")
+        .count()
+}
+
+/// Waits until the process has `expected` tasks (a joined thread leaves
+/// `/proc/self/task` just after its join returns); fails after `SETTLE`.
+fn settle_tasks(expected: usize, what: &str) {
+    let start = std::time::Instant::now();
+    while tasks() != expected {
+        assert!(
+            start.elapsed() < SETTLE,
+            "{what}: {} tasks, not {expected}",
+            tasks()
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+#[ignore = "started by a_thread_limit_is_an_error_and_leaves_no_thread in a capped cgroup"]
+fn thread_limit_helper() {
+    let Some(dir) = std::env::var_os(THREAD_LIMIT_DIR) else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let cap = |max: &str| std::fs::write(dir.join("pids.max"), max).expect("write pids.max");
+    std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())
+        .expect("join the pids cgroup");
+    #[cfg(feature = "tokio")]
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a current-thread runtime starts no thread");
+
+    // No thread can start.
+    let before = tasks();
+    cap(&before.to_string());
+    let err = Pool::try_global().expect_err("no spawner thread can start");
+    assert_eq!(err.raw_os_error(), Some(libc::EAGAIN), "{err}");
+    #[cfg(feature = "tokio")]
+    {
+        let err = runtime
+            .block_on(fastspawn::tokio::Command::new(probe()).arg("exit").spawn())
+            .expect_err("the tokio spawn needs the global pool");
+        assert_eq!(err.program(), probe().as_os_str());
+        assert_eq!(err.raw_os_error(), Some(libc::EAGAIN), "{err}");
+        assert!(
+            err.to_string()
+                .contains("cannot start the spawner pool's threads"),
+            "{err}"
+        );
+    }
+    settle_tasks(before, "a failed start leaves no thread");
+
+    // One thread can start, not three: the one started is stopped.
+    cap(&(before + 1).to_string());
+    let err = Pool::new(3).expect_err("only one of three threads can start");
+    assert_eq!(err.raw_os_error(), Some(libc::EAGAIN), "{err}");
+    settle_tasks(before, "the thread started was joined");
+
+    // Threads free again: the global pool starts, and is the same pool after.
+    cap("max");
+    let pool = Pool::try_global().expect("the global pool starts once threads are free");
+    assert!(std::ptr::eq(pool, Pool::global()));
+    settle_tasks(before + pool.threads(), "the global pool's threads run");
+    let (tx, rx) = std::sync::mpsc::channel();
+    pool.spawn(probe_cmd(["exit", "3"]), move |child| {
+        let _ = tx.send(child.and_then(|mut c| c.wait()));
+    });
+    let status = rx
+        .recv_timeout(SETTLE)
+        .expect("the pool answers")
+        .expect("spawn + wait");
+    assert_eq!(status.code(), Some(3));
+    #[cfg(feature = "tokio")]
+    let status = runtime
+        .block_on(async {
+            fastspawn::tokio::Command::new(probe())
+                .args(["exit", "5"])
+                .status()
+                .await
+        })
+        .expect("the tokio spawn works once the pool runs");
+    #[cfg(feature = "tokio")]
+    assert_eq!(status.code(), Some(5));
+    println!("thread-limit: ok");
+}

@@ -215,8 +215,16 @@ impl Command {
         self
     }
 
-    fn spawner(&self) -> &Pool {
-        self.pool.as_deref().unwrap_or_else(|| Pool::global())
+    /// The pool given by [`pool`](Self::pool), else the global one; an
+    /// error naming the program if the global pool's threads cannot start.
+    fn spawner(&self) -> Result<&Pool> {
+        match self.pool.as_deref() {
+            Some(pool) => Ok(pool),
+            None => Pool::try_global().map_err(|e| {
+                let detail = format!("cannot start the spawner pool's threads: {e}");
+                Error::io(&self.program(), Step::Clone, e).with_detail(detail)
+            }),
+        }
     }
 
     fn program(&self) -> std::ffi::OsString {
@@ -260,7 +268,7 @@ impl Command {
         // with this runtime's reactor, so the caller's loop only receives
         // a finished `Child`.
         let runtime = ::tokio::runtime::Handle::current();
-        self.spawner().run(move || {
+        self.spawner()?.run(move || {
             let result = inner
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -287,7 +295,10 @@ impl Command {
         };
         let kill_on_drop = self.kill_on_drop;
         let runtime = ::tokio::runtime::Handle::current();
-        let pool = self.spawner();
+        let pool = match self.spawner() {
+            Ok(pool) => pool,
+            Err(e) => return variants.iter().map(|_| Err(e.clone())).collect(),
+        };
         let mut receivers: Vec<_> = crate::pool::chunks(variants, pool.threads())
             .into_iter()
             .map(|chunk| {
