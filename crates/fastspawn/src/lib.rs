@@ -3,6 +3,7 @@
 #![cfg_attr(fastspawn_asan, feature(sanitize))]
 #![warn(missing_docs)]
 
+mod background;
 mod child;
 mod command;
 mod engine;

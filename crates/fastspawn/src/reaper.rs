@@ -1,7 +1,8 @@
 //! Reaping children that nobody waits for any more: an async `Child`
 //! dropped before it exited, or a child whose spawn future was dropped.
 //!
-//! One background thread, started on first use, polls the orphans' pidfds
+//! One background thread, started on first use (and by the next orphan if
+//! a thread limit kept it from starting: the orphans wait for it), polls the orphans' pidfds
 //! (readable once the process exits) and reaps each with a non-blocking
 //! `waitid`; children without a pidfd (kernels before 5.3, or no fd left)
 //! are polled by pid every 50 ms. It only ever waits for the pids handed to
@@ -13,7 +14,10 @@ use std::time::Duration;
 
 use rustix::event::{EventfdFlags, PollFd, PollFlags, Timespec, eventfd, poll};
 
+use crate::background::Start;
 use crate::sys::wait;
+
+static THREAD: Start = Start::new();
 
 /// A child to reap.
 pub(crate) struct Orphan {
@@ -38,17 +42,6 @@ fn reaper() -> Option<&'static Reaper> {
             Some(reaper)
         })
         .as_ref()
-        .inspect(|_| start_thread())
-}
-
-fn start_thread() {
-    static STARTED: OnceLock<()> = OnceLock::new();
-    STARTED.get_or_init(|| {
-        let _ = std::thread::Builder::new()
-            .name("fastspawn-reaper".into())
-            .stack_size(128 * 1024)
-            .spawn(run);
-    });
 }
 
 /// Hands a child to the background reaper. If no reaper can run (no
@@ -65,6 +58,8 @@ pub(crate) fn adopt(orphan: Orphan) {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(orphan);
+            // A start that fails is tried again by the next orphan.
+            THREAD.ensure("fastspawn-reaper", 128 * 1024, run);
             let _ = rustix::io::write(&reaper.wake, &1u64.to_ne_bytes());
         }
         None => drop(orphan),

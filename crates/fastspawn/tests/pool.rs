@@ -518,6 +518,110 @@ fn thread_limit_helper() {
         })
         .expect("the tokio spawn works once the pool runs");
     #[cfg(feature = "tokio")]
-    assert_eq!(status.code(), Some(5));
+    {
+        assert_eq!(status.code(), Some(5));
+        orphans_wait_for_the_reaper(&runtime, &cap);
+    }
+    leftover_cgroups_wait_for_the_cleaner(&cap);
     println!("thread-limit: ok");
+}
+
+/// A contained child dropped while its tree runs and the cgroup cleaner's
+/// thread cannot start keeps its cgroup until the next such drop starts
+/// the cleaner, which removes both.
+fn leftover_cgroups_wait_for_the_cleaner(cap: &dyn Fn(&str)) {
+    let mut sleeper = fastspawn::Command::new("sh");
+    // The shell leaves a sleeper in the tree (forked before the cap).
+    sleeper
+        .args(["-c", "sleep 0.2 & exit 0"])
+        .contain(true)
+        .require_contained(true);
+    let mut first = match sleeper.spawn() {
+        Ok(child) => child,
+        Err(err) => {
+            util::skip(format_args!(
+                "the cleaner under a thread limit: no writable cgroup v2 here: {err}"
+            ));
+            return;
+        }
+    };
+    first.wait().expect("wait");
+    let first_dir = first.cgroup_path().expect("contained").to_owned();
+    cap(&tasks().to_string());
+    drop(first);
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(
+        first_dir.exists(),
+        "no cleaner runs under the cap: {first_dir:?} stays"
+    );
+    cap("max");
+    let mut second = sleeper.spawn().expect("a second contained child");
+    second.wait().expect("wait");
+    let second_dir = second.cgroup_path().expect("contained").to_owned();
+    drop(second);
+    let clean = util::poll_until(SETTLE, || !first_dir.exists() && !second_dir.exists());
+    assert!(
+        clean,
+        "the cleaner, started by the second drop, removes both: {first_dir:?} {second_dir:?}"
+    );
+}
+
+/// The state letter of `/proc/<pid>/stat`, `None` once the pid is gone.
+#[cfg(feature = "tokio")]
+fn proc_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(") ")
+        .and_then(|(_, rest)| rest.chars().next())
+}
+
+/// Waits up to `SETTLE` for `pid`'s state to be `want` (`None`: gone).
+#[cfg(feature = "tokio")]
+fn settle_state(pid: u32, want: Option<char>, what: &str) {
+    let start = std::time::Instant::now();
+    while proc_state(pid) != want {
+        assert!(
+            start.elapsed() < SETTLE,
+            "{what}: pid {pid} is {:?}",
+            proc_state(pid)
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// An async child dropped while the background reaper's thread cannot
+/// start waits (a zombie) for the next orphan to start it, which reaps
+/// both: the first failed start is not remembered as a start.
+#[cfg(feature = "tokio")]
+fn orphans_wait_for_the_reaper(runtime: &tokio::runtime::Runtime, cap: &dyn Fn(&str)) {
+    let _entered = runtime.enter();
+    let spawn = |secs: &str| {
+        runtime
+            .block_on(
+                fastspawn::tokio::Command::new(probe())
+                    .args(["sleep", secs])
+                    .spawn(),
+            )
+            .expect("spawn a sleeper")
+    };
+    let first = spawn("0.2");
+    let first_pid = first.id().expect("running");
+    cap(&tasks().to_string());
+    drop(first);
+    settle_state(first_pid, Some('Z'), "the orphan exits unreaped");
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(
+        proc_state(first_pid),
+        Some('Z'),
+        "no reaper runs under the cap"
+    );
+    cap("max");
+    let second = spawn("0.05");
+    let second_pid = second.id().expect("running");
+    drop(second);
+    settle_state(
+        first_pid,
+        None,
+        "the first orphan is reaped once the reaper starts",
+    );
+    settle_state(second_pid, None, "the second orphan is reaped");
 }

@@ -154,14 +154,22 @@ async fn test_one() {
         util::skip("issue_7144: no strace on this machine");
         return;
     }
+    // In a process group of its own: under load the SIGINT can come while
+    // strace is still setting up its detached tracer (`-D`), which is then
+    // left stopped, holding the test's stdout; the group is killed after.
     let mut t = Command::new("strace")
         .args("-o /dev/null -D sleep 5".split(' '))
+        .process_group(0)
         .spawn()
         .await
         .unwrap();
+    let pgid = t.id().unwrap() as libc::pid_t;
     sleep(Duration::from_millis(100)).await;
-    unsafe { libc::kill(t.id().unwrap() as _, libc::SIGINT) };
+    // SAFETY: kill has no memory preconditions; the pid is our child's.
+    unsafe { libc::kill(pgid, libc::SIGINT) };
     t.wait().await.unwrap();
+    // SAFETY: as above; the group is the one made for this child.
+    unsafe { libc::kill(-pgid, libc::SIGKILL) };
 }
 
 // process_issue_8042.rs

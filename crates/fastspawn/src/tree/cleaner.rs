@@ -1,7 +1,8 @@
 //! Removing the cgroups of contained children that were dropped while
 //! their tree still ran.
 //!
-//! One background thread, started on first use, holds each such cgroup's
+//! One background thread, started on first use (and again by the next
+//! cgroup if a thread limit kept it from starting), holds each such cgroup's
 //! `cgroup.events` open and sleeps in `poll` until one of them changes
 //! (`POLLPRI`); a cgroup whose `populated` went to 0 is removed. Nothing
 //! is polled on a timer.
@@ -12,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use rustix::event::{EventfdFlags, PollFd, PollFlags, eventfd, poll};
 
 use super::{ParentDir, remove_cgroup};
+use crate::background::Start;
 use crate::sys::cgroup::Events;
 
 /// A cgroup to remove once it is empty.
@@ -38,19 +40,15 @@ fn cleaner() -> Option<&'static Cleaner> {
             Some(cleaner)
         })
         .as_ref()?;
-    static STARTED: OnceLock<bool> = OnceLock::new();
-    let started = STARTED.get_or_init(|| {
-        std::thread::Builder::new()
-            .name("fastspawn-cgroup-cleaner".into())
-            .stack_size(128 * 1024)
-            .spawn(run)
-            .is_ok()
-    });
-    started.then_some(cleaner)
+    Some(cleaner)
 }
 
+static THREAD: Start = Start::new();
+
 /// Hands a cgroup that still has processes to the cleaner thread. Without
-/// one (no eventfd or no thread), the directory is left in place.
+/// an eventfd, the directory is left in place; if the thread cannot start
+/// (a thread limit), the cgroup waits in its inbox for the next `adopt`,
+/// which tries to start it again.
 pub(crate) fn adopt(leftover: Leftover) {
     if let Some(cleaner) = cleaner() {
         cleaner
@@ -58,6 +56,7 @@ pub(crate) fn adopt(leftover: Leftover) {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(leftover);
+        THREAD.ensure("fastspawn-cgroup-cleaner", 128 * 1024, run);
         let _ = rustix::io::write(&cleaner.wake, &1u64.to_ne_bytes());
     }
 }
