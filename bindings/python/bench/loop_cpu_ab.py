@@ -15,7 +15,12 @@ or US µs for its rounds (Session 12), in this script and those that share
 its arguments (``cpu_split.py``, ``hold_ab.py``, ``switches.py``);
 ``PKG:ring`` / ``PKG:pidfd``, PKG's with its exits watched on the core's
 exit ring (io_uring's waitid) or through pidfds (``set_exit_ring``,
-Session 15).
+Session 15). Session 16: ``PKG:linger=US``, ``PKG:threads=N`` and
+``PKG:spin=US`` and ``PKG:linked=0|1`` set the extension's
+``set_spawn_linger``, ``set_spawner_threads``, ``set_pool_spin`` and
+``set_ring_linked_timeout`` at each spawn call, and
+modes join with ``+`` (``fastspawn:ring+linger=0``): every setter named
+runs at each call of that API.
 """
 
 import asyncio
@@ -50,41 +55,61 @@ def parse_args(argv):
 
 def api(name):
     """``asyncio``; a package with fastspawn's layout (its ``asyncio``
-    module); or ``PKG:wake``, ``PKG:defer`` or ``PKG:defer=US``, that
-    package's with the extension's ``set_defer_spawn_wake`` at 0 (off),
-    200 or US µs for its spawns."""
+    module); or ``PKG:MODE[+MODE...]``, that package's with the switches
+    the modes name set at each spawn call: ``wake``, ``defer`` or
+    ``defer=US`` (``set_defer_spawn_wake`` at 0, 200 or US µs), ``ring``
+    or ``pidfd`` (``set_exit_ring``), ``linger=US``, ``threads=N``,
+    ``spin=US``, ``linked=0|1``."""
     if name == "asyncio":
         return asyncio
-    package, _, mode = name.partition(":")
+    package, _, modes = name.partition(":")
     module = importlib.import_module(package + ".asyncio")
-    if not mode:
+    if not modes:
         return module
-    if mode == "wake":
-        return Switched(module, 0)
-    if mode == "defer":
-        return Switched(module, 200)
-    if mode.startswith("defer=") and mode[6:].isdigit():
-        return Switched(module, int(mode[6:]))
-    if mode in ("ring", "pidfd"):
-        if mode == "ring" and not module._fastspawn.exit_ring_in_use():
-            raise SystemExit(f"{name}: no exit ring here (io_uring waitid, FASTSPAWN_IO_URING)")
-        return Switched(module, mode == "ring", "set_exit_ring")
-    raise SystemExit(f"{name}: the mode after ':' is wake, defer, defer=US, ring or pidfd")
+    switches = []
+    for mode in modes.split("+"):
+        key, _, value = mode.partition("=")
+        if mode == "wake":
+            switches.append(("set_defer_spawn_wake", 0))
+        elif mode == "defer":
+            switches.append(("set_defer_spawn_wake", 200))
+        elif mode in ("ring", "pidfd"):
+            if mode == "ring" and not module._fastspawn.exit_ring_in_use():
+                raise SystemExit(f"{name}: no exit ring here (io_uring waitid, FASTSPAWN_IO_URING)")
+            switches.append(("set_exit_ring", mode == "ring"))
+        elif key in SETTERS and value.isdigit():
+            switches.append((SETTERS[key], bool(int(value)) if key == "linked" else int(value)))
+        else:
+            raise SystemExit(
+                f"{name}: a mode after ':' is wake, defer, defer=US, ring, pidfd, linger=US,"
+                " threads=N, spin=US or linked=0|1 (joined with '+')"
+            )
+    return Switched(module, switches)
+
+
+SETTERS = {
+    "defer": "set_defer_spawn_wake",
+    "linger": "set_spawn_linger",
+    "threads": "set_spawner_threads",
+    "spin": "set_pool_spin",
+    "linked": "set_ring_linked_timeout",
+}
 
 
 class Switched:
-    """A fastspawn package's ``asyncio`` module with
-    ``set_defer_spawn_wake(us)`` (or ``setter``'s) set at each spawn call
-    (a swap of a global value; both sides of an A/B pay it), so APIs of one
-    package with the switch at different values can be interleaved in one
-    process."""
+    """A fastspawn package's ``asyncio`` module with each of ``switches``
+    (``(setter, value)``: an extension function and its argument) set at
+    each spawn call (a swap of a global value; every side of an A/B that
+    names a mode pays it), so APIs of one package with the switches at
+    different values can be interleaved in one process."""
 
-    def __init__(self, module, us, setter="set_defer_spawn_wake"):
-        self._module, self._us = module, us
-        self._set = getattr(module._fastspawn, setter)
+    def __init__(self, module, switches):
+        self._module = module
+        self._set = [(getattr(module._fastspawn, setter), value) for setter, value in switches]
 
     def create_subprocess_exec(self, *args, **kwds):
-        self._set(self._us)
+        for setter, value in self._set:
+            setter(value)
         return self._module.create_subprocess_exec(*args, **kwds)
 
 

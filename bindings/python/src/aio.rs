@@ -458,6 +458,16 @@ pub fn set_exit_ring(on: bool) -> bool {
     USE_RING.swap(on, Ordering::Relaxed)
 }
 
+/// Makes the spawner threads' linger on the exit ring wait with a waitid
+/// linked to an `IORING_OP_LINK_TIMEOUT` (`true`) instead of one waitid
+/// whose wait `io_uring_enter` bounds (`false`, the default), and returns
+/// the previous setting (`ExitRing::set_linked_timeout`). For the
+/// benchmarks, which compare the two (docs/perf/python.md, Session 16).
+#[pyfunction]
+pub fn set_ring_linked_timeout(on: bool) -> bool {
+    ExitRing::set_linked_timeout(on)
+}
+
 /// Whether the next spawn of `fastspawn.asyncio` would be watched on the
 /// exit ring (the switch above, and the core's ring for a spawn now).
 #[pyfunction]

@@ -33,6 +33,7 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aio::set_spawner_threads, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_defer_spawn_wake, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_exit_ring, m)?)?;
+    m.add_function(wrap_pyfunction!(aio::set_ring_linked_timeout, m)?)?;
     m.add_function(wrap_pyfunction!(aio::exit_ring_in_use, m)?)?;
     Ok(())
 }

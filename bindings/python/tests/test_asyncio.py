@@ -808,6 +808,33 @@ def test_the_exit_ring_and_the_pidfds_give_the_same_results(ring, no_leaks):
     assert a == b == _SHORT_CHILDREN_RESULTS
 
 
+@pytest.mark.parametrize("linked", [False, True], ids=["timed", "linked"])
+def test_the_ring_s_linger_both_ways_gives_every_exit(linked, no_leaks):
+    # The spawner threads' linger on the exit ring: one waitid whose wait
+    # io_uring_enter bounds (the default), or one linked to a timeout
+    # (set_ring_linked_timeout, the benchmarks' switch). Children that exit
+    # within it (their exit comes with their spawn) and one that outlives
+    # it (the waiter reaps it) give their codes either way.
+    if not RING:
+        pytest.skip("no exit ring here (no io_uring waitid, or FASTSPAWN_IO_URING=0)")
+    previous = _fastspawn.set_ring_linked_timeout(linked)
+    try:
+        assert _fastspawn.set_ring_linked_timeout(linked) == linked
+
+        async def one_at_a_time():
+            codes = []
+            for code in (3, 0, 7):
+                p = await fa.create_subprocess_exec("sh", "-c", f"exit {code}")
+                codes.append(await p.wait())
+            p = await fa.create_subprocess_exec("sh", "-c", "sleep 0.05; exit 4")
+            codes.append(await p.wait())
+            return codes
+
+        assert asyncio.run(one_at_a_time()) == [3, 0, 7, 4]
+    finally:
+        _fastspawn.set_ring_linked_timeout(previous)
+
+
 def test_a_child_reaped_by_other_code_reports_255_and_is_not_signalled(ring, no_leaks):
     # Another library's waitpid() reaps the child: its Process reports 255
     # (as asyncio does for a child it could not reap), and a later signal

@@ -23,7 +23,8 @@
 //!   elsewhere) is not signalled.
 //!
 //! [`ExitRing::wait_timeout`] is the bounded wait for one child (a waitid
-//! linked to a timeout, on a small ring of the calling thread's own).
+//! on a small ring of the calling thread's own, submitted and waited for
+//! with a timeout in one `io_uring_enter`).
 //!
 //! # When there is no ring
 //!
@@ -142,8 +143,12 @@ thread_local! {
     static OWN_CALLS: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The tag's low bit: set on a link timeout's completion.
+/// The tag's low bit: set on a link timeout's or a cancel's completion.
 const TIMEOUT_TAG: u64 = 1;
+
+/// `wait_timeout` uses the linked timeout even where `io_uring_enter` can
+/// bound its wait (see [`ExitRing::set_linked_timeout`]).
+static LINKED_TIMEOUT: AtomicBool = AtomicBool::new(false);
 
 /// Whether `FASTSPAWN_IO_URING` turns the ring off (`0`, `off`, `false`, `no`).
 fn env_off() -> bool {
@@ -302,13 +307,16 @@ impl ExitRing {
 
     /// Waits at most `timeout` for `child` to exit, without reaping it:
     /// `Ok(true)` when it exited (or is no child of ours any more:
-    /// `try_wait` tells), `Ok(false)` when the time ran out. A waitid
-    /// linked to a timeout, both submitted and waited for in one
-    /// `io_uring_enter` on a small ring of the calling thread's own (made
-    /// on its first call; both requests complete before the call returns,
-    /// so any thread may call it). An error when the ring is off or the
-    /// thread's ring cannot be made (the caller waits another way), or the
-    /// request was refused (which turns the ring off).
+    /// `try_wait` tells), `Ok(false)` when the time ran out. On a small
+    /// ring of the calling thread's own (made on its first call): one
+    /// waitid request, submitted and waited for with the timeout in one
+    /// `io_uring_enter` (`IORING_ENTER_EXT_ARG`, Linux 5.11), cancelled
+    /// if the time runs out; where the kernel has no such wait, a waitid
+    /// linked to an `IORING_OP_LINK_TIMEOUT`, both waited for. Every
+    /// request a call makes has completed when it returns `Ok`, so any
+    /// thread may call it. An error when the ring is off or the thread's
+    /// ring cannot be made (the caller waits another way), or the request
+    /// was refused (which turns the ring off).
     pub fn wait_timeout(child: &Child, timeout: Duration) -> io::Result<bool> {
         if child.status.is_some() {
             return Ok(true);
@@ -321,35 +329,15 @@ impl ExitRing {
                 .get_or_init(|| probe_ring(4, 8).ok())
                 .as_ref()
                 .ok_or_else(|| io::Error::from_raw_os_error(libc::EOPNOTSUPP))?;
-            let ts = KernelTimespec {
-                tv_sec: timeout.as_secs().min(i64::MAX as u64) as i64,
-                tv_nsec: i64::from(timeout.subsec_nanos()),
-            };
             let call = OWN_CALLS.with(|n| {
                 n.set(n.get().wrapping_add(1));
                 n.get() << 1
             });
-            let sqes = [
-                Sqe::waitid_exited(child.pid, call).linked(),
-                Sqe::link_timeout(&ts, call | TIMEOUT_TAG),
-            ];
-            ring.submit_and_wait(&sqes, 2)?;
-            let (mut seen, mut waitid) = (0, None);
-            loop {
-                ring.drain(|tag, res| {
-                    if tag & !TIMEOUT_TAG != call {
-                        return; // an earlier call's
-                    }
-                    seen += 1;
-                    if tag == call {
-                        waitid = Some(res);
-                    }
-                });
-                if seen >= 2 {
-                    break;
-                }
-                ring.wait(2 - seen)?;
-            }
+            let waitid = if ring.has_timed_wait() && !LINKED_TIMEOUT.load(Ordering::Relaxed) {
+                timed_wait(ring, child.pid, timeout, call)?
+            } else {
+                linked_wait(ring, child.pid, timeout, call)?
+            };
             match waitid {
                 Some(0..) => Ok(true),
                 Some(e) if -e == libc::ECHILD => Ok(true),
@@ -363,6 +351,94 @@ impl ExitRing {
                 None => Ok(false),
             }
         })
+    }
+
+    /// Makes [`wait_timeout`](Self::wait_timeout) use the linked timeout
+    /// (`true`) even where `io_uring_enter` can bound its wait, or not
+    /// (`false`, the default); returns the previous setting. For the tests
+    /// and benchmarks, which compare the two.
+    #[doc(hidden)]
+    pub fn set_linked_timeout(on: bool) -> bool {
+        LINKED_TIMEOUT.swap(on, Ordering::Relaxed)
+    }
+}
+
+fn kernel_timespec(d: Duration) -> KernelTimespec {
+    KernelTimespec {
+        tv_sec: d.as_secs().min(i64::MAX as u64) as i64,
+        tv_nsec: i64::from(d.subsec_nanos()),
+    }
+}
+
+/// `wait_timeout` on a ring that bounds its waits: the waitid alone,
+/// submitted and waited for in one enter, waited for again after a signal
+/// until the deadline, then cancelled. The waitid's result (always
+/// `Some` on `Ok`). On an error the request may still be out: a later
+/// call's drain skips its completion by its tag.
+fn timed_wait(ring: &Ring, pid: i32, timeout: Duration, call: u64) -> io::Result<Option<i32>> {
+    let deadline = std::time::Instant::now() + timeout;
+    let (mut waitid, mut cancelled) = (None, false);
+    let take = |waitid: &mut Option<i32>, cancelled: &mut bool| {
+        ring.drain(|tag, res| {
+            if tag == call {
+                *waitid = Some(res);
+            } else if tag == call | TIMEOUT_TAG {
+                *cancelled = true;
+            } // else an earlier call's
+        });
+    };
+    ring.submit_and_wait_for(&Sqe::waitid_exited(pid, call), &kernel_timespec(timeout))?;
+    loop {
+        take(&mut waitid, &mut cancelled);
+        if waitid.is_some() {
+            return Ok(waitid);
+        }
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        match ring.wait_for(1, &kernel_timespec(left)) {
+            Ok(()) => {}
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME | libc::EINTR)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // The time ran out: cancel the waitid, and wait for both completions
+    // (the waitid's: `ECANCELED`, or its exit if it came meanwhile).
+    ring.submit_and_wait(&[Sqe::cancel(call, call | TIMEOUT_TAG)], 0)?;
+    loop {
+        take(&mut waitid, &mut cancelled);
+        if waitid.is_some() && cancelled {
+            return Ok(waitid);
+        }
+        ring.wait(1)?;
+    }
+}
+
+/// `wait_timeout` with a waitid linked to an `IORING_OP_LINK_TIMEOUT`,
+/// both submitted and waited for in one enter: the waitid's result.
+fn linked_wait(ring: &Ring, pid: i32, timeout: Duration, call: u64) -> io::Result<Option<i32>> {
+    let ts = kernel_timespec(timeout);
+    let sqes = [
+        Sqe::waitid_exited(pid, call).linked(),
+        Sqe::link_timeout(&ts, call | TIMEOUT_TAG),
+    ];
+    ring.submit_and_wait(&sqes, 2)?;
+    let (mut seen, mut waitid) = (0, None);
+    loop {
+        ring.drain(|tag, res| {
+            if tag & !TIMEOUT_TAG != call {
+                return; // an earlier call's
+            }
+            seen += 1;
+            if tag == call {
+                waitid = Some(res);
+            }
+        });
+        if seen >= 2 {
+            return Ok(waitid);
+        }
+        ring.wait(2 - seen)?;
     }
 }
 

@@ -114,6 +114,28 @@ fn the_bounded_wait_both_ways() {
     if ring().is_none() {
         return;
     }
+    bounded_waits();
+}
+
+/// The same with the waitid linked to an `IORING_OP_LINK_TIMEOUT` (the
+/// way of kernels whose `io_uring_enter` cannot bound its wait).
+#[test]
+fn the_bounded_wait_both_ways_with_a_linked_timeout() {
+    let _guard = util::exclusive();
+    if ring().is_none() {
+        return;
+    }
+    let before = ExitRing::set_linked_timeout(true);
+    let result = std::panic::catch_unwind(bounded_waits);
+    ExitRing::set_linked_timeout(before);
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// `ExitRing::wait_timeout` on a child that exits, one that does not (the
+/// time runs out; then killed), one exited before the call, and one reaped.
+fn bounded_waits() {
     // The thread's own ring is made by its first call: counted after it.
     let warm = spawn(&["exit", "0"]);
     let mut warm = warm;

@@ -1,6 +1,8 @@
 //! A minimal io_uring by raw system calls, for one operation: a child's
-//! exit through `IORING_OP_WAITID` (Linux 6.7), alone or linked to an
-//! `IORING_OP_LINK_TIMEOUT`. The safe API is [`crate::exit_ring`].
+//! exit through `IORING_OP_WAITID` (Linux 6.7), alone, waited for with a
+//! timeout (`IORING_ENTER_EXT_ARG`) and cancelled by an
+//! `IORING_OP_ASYNC_CANCEL`, or linked to an `IORING_OP_LINK_TIMEOUT`. The
+//! safe API is [`crate::exit_ring`].
 //!
 //! Raw syscalls rather than rustix's `io_uring` module: rustix types the
 //! probe's op numbers and an SQE's opcode as Rust enums, which a kernel
@@ -27,7 +29,10 @@
 //!   waitid's `siginfo` pointer is 0 (the kernel then copies nothing), and
 //!   a link timeout's `timespec` is copied by the kernel at submission
 //!   (`io_link_timeout_prep`), while [`Ring::submit_and_wait`]'s caller
-//!   keeps it alive for the whole call.
+//!   keeps it alive for the whole call; an async cancel's SQE holds the
+//!   user data of the request to cancel, not a pointer. The
+//!   `io_uring_getevents_arg` of an `IORING_ENTER_EXT_ARG` wait, and the
+//!   timespec it points to, live on the stack of the call that enters.
 //! - The shared words (heads, tails, flags) are accessed as `AtomicU32`s:
 //!   they are 4-aligned `u32`s in memory the kernel writes concurrently.
 
@@ -40,6 +45,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub(crate) const OP_WAITID: u8 = 50;
 /// `IORING_OP_LINK_TIMEOUT`.
 const OP_LINK_TIMEOUT: u8 = 15;
+/// `IORING_OP_ASYNC_CANCEL`.
+const OP_ASYNC_CANCEL: u8 = 14;
+/// `IORING_FEAT_EXT_ARG` (5.11): `io_uring_enter` takes a timeout.
+const IORING_FEAT_EXT_ARG: u32 = 1 << 8;
+/// `IORING_ENTER_EXT_ARG`.
+const IORING_ENTER_EXT_ARG: u32 = 1 << 3;
 /// `IOSQE_IO_LINK`.
 const IOSQE_IO_LINK: u8 = 1 << 2;
 const IORING_SETUP_CQSIZE: u32 = 8;
@@ -125,6 +136,16 @@ struct Cqe {
     flags: u32,
 }
 
+/// `struct io_uring_getevents_arg` (`min_wait_usec` was padding before
+/// Linux 6.12; 0 either way).
+#[repr(C)]
+struct GeteventsArg {
+    sigmask: u64,
+    sigmask_sz: u32,
+    min_wait_usec: u32,
+    ts: u64,
+}
+
 /// `struct __kernel_timespec`.
 #[repr(C)]
 pub(crate) struct KernelTimespec {
@@ -152,6 +173,18 @@ impl Sqe {
     pub(crate) fn linked(mut self) -> Sqe {
         self.flags |= IOSQE_IO_LINK;
         self
+    }
+
+    /// An `IORING_OP_ASYNC_CANCEL` of the request whose user data is
+    /// `target` (the first one found).
+    pub(crate) fn cancel(target: u64, user_data: u64) -> Sqe {
+        Sqe {
+            opcode: OP_ASYNC_CANCEL,
+            fd: -1,
+            addr: target,
+            user_data,
+            ..Sqe::default()
+        }
     }
 
     /// An `IORING_OP_LINK_TIMEOUT` (relative) for the SQE before it; the
@@ -193,6 +226,8 @@ pub(crate) struct Ring {
     cq_tail: *const AtomicU32,
     cq_mask: u32,
     cqes: *const Cqe,
+    /// The kernel offers `IORING_FEAT_EXT_ARG` (a wait with a timeout).
+    ext_arg: bool,
     sq: Mutex<()>,
     cq: Mutex<()>,
 }
@@ -285,6 +320,7 @@ impl Ring {
                 cq_tail: base.add(params.cq_off.tail as usize) as *const AtomicU32,
                 cq_mask: *(base.add(params.cq_off.ring_mask as usize) as *const u32),
                 cqes: base.add(params.cq_off.cqes as usize) as *const Cqe,
+                ext_arg: params.features & IORING_FEAT_EXT_ARG != 0,
                 fd,
                 map,
                 map_len,
@@ -351,6 +387,87 @@ impl Ring {
                 other => return other,
             }
         }
+    }
+
+    /// Whether [`submit_and_wait_for`](Self::submit_and_wait_for) can
+    /// bound its wait (`IORING_FEAT_EXT_ARG`, Linux 5.11).
+    pub(crate) fn has_timed_wait(&self) -> bool {
+        self.ext_arg
+    }
+
+    /// One `io_uring_enter` that submits `to_submit` SQEs and waits at
+    /// most `ts` for `min_complete` completions (`IORING_ENTER_EXT_ARG`).
+    /// Not retried on `EINTR`; with SQEs submitted, the kernel reports
+    /// their count and hides the wait's `ETIME` / `EINTR` (the caller
+    /// looks at the CQ).
+    fn enter_for(&self, to_submit: u32, min_complete: u32, ts: &KernelTimespec) -> io::Result<u32> {
+        let arg = GeteventsArg {
+            sigmask: 0,
+            sigmask_sz: 0,
+            min_wait_usec: 0,
+            ts: ts as *const KernelTimespec as u64,
+        };
+        // SAFETY: `arg` and the timespec it points to are live for the
+        // call, and `argsz` is `arg`'s size, as the uapi asks with
+        // `IORING_ENTER_EXT_ARG`; no signal mask.
+        let ret = unsafe {
+            libc::syscall(
+                libc::SYS_io_uring_enter,
+                self.fd.as_raw_fd(),
+                to_submit as libc::c_long,
+                min_complete as libc::c_long,
+                (IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG) as libc::c_long,
+                &arg as *const GeteventsArg,
+                std::mem::size_of::<GeteventsArg>() as libc::c_long,
+            )
+        };
+        syscall_result(ret)
+    }
+
+    /// Puts `sqe` in the SQ, submits it and waits at most `ts` for one
+    /// completion, in one `io_uring_enter` (a ring that
+    /// [`has_timed_wait`](Self::has_timed_wait)). `Ok` once the kernel
+    /// took the SQE, whether or not a completion came in time (the caller
+    /// reads the CQ); an error when it was not taken (the SQ is then as
+    /// before the call).
+    pub(crate) fn submit_and_wait_for(&self, sqe: &Sqe, ts: &KernelTimespec) -> io::Result<()> {
+        let _sq = self.sq.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: as in `submit_and_wait`.
+        let (head, tail) = unsafe { (&*self.sq_head, &*self.sq_tail) };
+        let start = tail.load(Ordering::Relaxed);
+        let first = head.load(Ordering::Acquire);
+        if start.wrapping_sub(first) as usize + 1 > self.sq_entries as usize {
+            return Err(io::Error::from_raw_os_error(libc::EBUSY));
+        }
+        let index = start & self.sq_mask;
+        // SAFETY: as in `submit_and_wait`: a masked index, written under
+        // the SQ's lock, read by the kernel only in an enter under it.
+        unsafe {
+            *self.sqes.add(index as usize) = *sqe;
+            *self.sq_array.add(index as usize) = index;
+        }
+        let end = start.wrapping_add(1);
+        tail.store(end, Ordering::Release);
+        let pending = end.wrapping_sub(first);
+        match self.enter_for(pending, 1, ts) {
+            Ok(_) => Ok(()),
+            Err(err) => {
+                if head.load(Ordering::Acquire) == first {
+                    // Nothing taken: the SQ as before the call.
+                    tail.store(start, Ordering::Release);
+                    return Err(err);
+                }
+                // Taken; only the wait failed (the caller reads the CQ).
+                Ok(())
+            }
+        }
+    }
+
+    /// Waits at most `ts` for `min` completions in the CQ (a ring that
+    /// [`has_timed_wait`](Self::has_timed_wait)); `ETIME` when the time
+    /// ran out, `EINTR` on a signal.
+    pub(crate) fn wait_for(&self, min: u32, ts: &KernelTimespec) -> io::Result<()> {
+        self.enter_for(0, min, ts).map(drop)
     }
 
     /// Puts `sqes` in the SQ and submits them (and waits for
