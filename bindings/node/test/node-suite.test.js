@@ -11,7 +11,7 @@ const net = require('node:net');
 const { once } = require('node:events');
 const { spawnSync } = require('node:child_process');
 
-const { both, fastspawn, thrown } = require('../testlib/helpers');
+const { both, thrown } = require('../testlib/helpers');
 
 const FIXTURE = path.join(__dirname, '..', 'testlib', 'ipc-child.js');
 const PACKAGE = path.join(__dirname, '..', 'index.js');
@@ -268,4 +268,3 @@ describe("Node's own tests, checked side by side", () => {
   });
 });
 
-void fastspawn;
