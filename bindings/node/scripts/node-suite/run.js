@@ -68,12 +68,18 @@ function withHook(env) {
   return { ...env, NODE_OPTIONS: `${options}--require ${JSON.stringify(HOOK)}` };
 }
 
-// The hook must take effect, or every "package" column would be Node's.
+// The hook must take effect, or every "package" column would be Node's:
+// in the test (require and import) and in a Node child it starts.
 function checkHook(cwd) {
+  const main = JSON.stringify(PACKAGE_MAIN);
+  const inChild = JSON.stringify(`process.exit(require('child_process') === require(${main}) ? 0 : 5)`);
   const script =
     `const cp = require('child_process');` +
-    `if (cp !== require(${JSON.stringify(PACKAGE_MAIN)}) || require('node:child_process') !== cp) process.exit(3);` +
-    `import('node:child_process').then((m) => process.exit(m.spawn === cp.spawn && m.default === cp ? 0 : 4));`;
+    `if (cp !== require(${main}) || require('node:child_process') !== cp) process.exit(3);` +
+    `import('node:child_process').then((m) => {` +
+    `  if (m.spawn !== cp.spawn || m.default !== cp) process.exit(4);` +
+    `  cp.spawn(process.execPath, ['-e', ${inChild}], { stdio: 'inherit' }).on('exit', (code) => process.exit(code));` +
+    `});`;
   const result = spawnSync(process.execPath, ['-e', script], { cwd, env: withHook(process.env), encoding: 'utf8' });
   if (result.status !== 0) {
     process.stderr.write(`node-suite: the require hook (${HOOK}) did not replace child_process ` +
