@@ -64,6 +64,12 @@ const nodeEnv = process.env;
 // its fs streams read and write any fd: on Bun the parent's ends are fs
 // streams (readable for the child's output fds, writable for its stdin).
 const isBun = typeof process.versions.bun === 'string';
+// Under Node's permission model (which lets this addon load only with
+// --allow-addons), a process without --allow-child-process may not spawn:
+// Node's refusal, thrown as Node's spawn throws it. Read once: the model's
+// grants are fixed at startup.
+const childDenied = typeof process.permission === 'object' && process.permission !== null &&
+  typeof process.permission.has === 'function' && !process.permission.has('child');
 
 // The child whose output a stream carries: data on it may settle the
 // child's spawn (see ChildProcess#_admit). A field set once in the
@@ -1011,7 +1017,8 @@ class ChildProcess extends EventEmitter {
     // Called directly (not through spawn()), the options are the caller's:
     // read as own properties only too (Node reads these through the
     // prototype chain).
-    if (!(options instanceof NormalizedOptions)) options = { __proto__: null, ...options };
+    const direct = !(options instanceof NormalizedOptions);
+    if (direct) options = { __proto__: null, ...options };
     const { kinds, args: fdArgs, ipc, wraps } = normalizeStdio(options.stdio);
     const serialization = options.serialization;
     if (serialization !== undefined && serialization !== 'json' && serialization !== 'advanced') {
@@ -1020,7 +1027,9 @@ class ChildProcess extends EventEmitter {
     let envPairs = options.envPairs;
     if (ipc !== -1) {
       if (isBun) throw errors.ipcUnsupported();
-      if (envPairs != null && !Array.isArray(envPairs)) {
+      // A caller's envPairs is an array or undefined, as in Node (null is
+      // refused); spawn()'s null means the inherited environment.
+      if ((direct ? envPairs !== undefined : envPairs !== null) && !Array.isArray(envPairs)) {
         throw errors.invalidArgType('options.envPairs', 'Array', envPairs);
       }
       envPairs = envPairsOf(envPairs);
@@ -1070,6 +1079,7 @@ class ChildProcess extends EventEmitter {
       io[HEADER + 2 * i + 1] = fdArgs[i];
     }
 
+    if (childDenied) throw errors.accessDenied('ChildProcess');
     const id = addon.spawn(strings, io);
     if (id < 0) {
       const err = errors.errnoError(id, 'spawn');

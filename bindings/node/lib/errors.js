@@ -156,6 +156,20 @@ function ipcDisconnected() {
   return withCode(new Error('IPC channel is already disconnected'), 'ERR_IPC_DISCONNECTED');
 }
 
+// Node's permission model's refusal (its String() has no [code]: Node's
+// comes from native code).
+function accessDenied(permission) {
+  const err = new Error('Access to this API has been restricted');
+  err.code = 'ERR_ACCESS_DENIED';
+  err.permission = permission;
+  err.resource = '';
+  return err;
+}
+
+function childClosedBeforeReply() {
+  return withCode(new Error('Child closed before reply received'), 'ERR_CHILD_CLOSED_BEFORE_REPLY');
+}
+
 function missingArgs(name) {
   return withCode(new TypeError(`The "${name}" argument must be specified`), 'ERR_MISSING_ARGS');
 }
@@ -278,6 +292,8 @@ function notContained(method) {
 
 module.exports = {
   AbortError,
+  accessDenied,
+  childClosedBeforeReply,
   errnoError,
   errnoName,
   invalidArgType,

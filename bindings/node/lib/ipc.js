@@ -30,6 +30,7 @@ const net = require('node:net');
 const os = require('node:os');
 const v8 = require('node:v8');
 const { StringDecoder } = require('node:string_decoder');
+const { deprecate } = require('node:util');
 
 const errors = require('./errors');
 const { addon } = require('./native');
@@ -204,6 +205,84 @@ class Channel extends EventEmitter {
   }
 }
 
+// The sockets one child received from one of our servers (by the server's
+// `_connectionKey`), as net.Server sees its workers: getConnections() and
+// close() ask the child (NODE_SOCKET_GET_COUNT -> NODE_SOCKET_COUNT,
+// NODE_SOCKET_NOTIFY_CLOSE -> NODE_SOCKET_ALL_CLOSED); 'exit' with the
+// child's exit, when the server forgets it.
+class SentSockets extends EventEmitter {
+  constructor(child, key, send) {
+    super();
+    this.child = child;
+    this.key = key;
+    this.send = send;
+    child.once('exit', () => this.emit('exit', this));
+  }
+
+  ask(cmd, answer, swallowErrors, callback) {
+    const child = this.child;
+    if (!child.connected) {
+      callback(errors.childClosedBeforeReply());
+      return;
+    }
+    const done = () => {
+      child.removeListener('internalMessage', onAnswer);
+      child.removeListener('disconnect', onDisconnect);
+    };
+    const onAnswer = (message) => {
+      if (message.cmd !== answer || message.key !== this.key) return;
+      done();
+      callback(null, message);
+    };
+    const onDisconnect = () => {
+      done();
+      callback(errors.childClosedBeforeReply());
+    };
+    child.on('internalMessage', onAnswer);
+    child.once('disconnect', onDisconnect);
+    this.send({ cmd, key: this.key }, swallowErrors);
+  }
+
+  getConnections(callback) {
+    this.ask('NODE_SOCKET_GET_COUNT', 'NODE_SOCKET_COUNT', false, (err, message) => {
+      if (err) callback(err);
+      else callback(null, message.count);
+    });
+  }
+
+  close(callback) {
+    this.ask('NODE_SOCKET_NOTIFY_CLOSE', 'NODE_SOCKET_ALL_CLOSED', true, callback);
+  }
+}
+
+const CHANNEL_DEPRECATED = '_channel is deprecated. Use ChildProcess.channel instead.';
+const getChannelDeprecated = deprecate(function getChannel() {
+  return this.channel;
+}, CHANNEL_DEPRECATED, 'DEP0129');
+const setChannelDeprecated = deprecate(function setChannel(value) {
+  this.channel = value;
+}, CHANNEL_DEPRECATED, 'DEP0129');
+
+// An HTTP server's connection sent away: its parser is freed and its
+// response let go of it, as Node does, so that neither keeps the socket.
+let httpCommon;
+function releaseHttp(socket) {
+  if (socket.parser) {
+    if (httpCommon === undefined) {
+      try {
+        httpCommon = require('node:_http_common');
+      } catch {
+        httpCommon = null;
+      }
+    }
+    if (httpCommon !== null && typeof httpCommon.freeParser === 'function') {
+      httpCommon.freeParser(socket.parser, null, socket);
+    }
+  }
+  const response = socket._httpMessage;
+  if (response && typeof response.detachSocket === 'function') response.detachSocket(socket);
+}
+
 // Sets up child.send(), disconnect(), connected, channel and the
 // 'message' / 'disconnect' events over the parent's end `fd`.
 function setupChannel(child, fd, mode) {
@@ -227,6 +306,13 @@ function setupChannel(child, fd, mode) {
   let closed = false;
 
   child.channel = channel;
+  // Node's deprecated alias (DEP0129), on children with a channel only.
+  Object.defineProperty(child, '_channel', {
+    __proto__: null,
+    configurable: true,
+    get: getChannelDeprecated,
+    set: setChannelDeprecated,
+  });
   child._ipc = socket;
   child.connected = true;
 
@@ -431,13 +517,24 @@ function setupChannel(child, fd, mode) {
       }
       let native = null;
       let detached = false;
+      let key;
       if (type === 'net.Socket') {
         native = handle._handle || null;
+        if (native !== null && handle.server) {
+          // A connection of one of our servers: the child keeps a list of
+          // them under the server's key, which the server asks through
+          // SentSockets for getConnections() and close(); not counted here
+          // any more unless kept open (Node's socket lists).
+          key = handle.server._connectionKey;
+          sentSocketsOf(handle.server, key);
+          if (!options.keepOpen) handle.server._connections--;
+        }
         if (native !== null && !options.keepOpen) {
           // The socket is the child's now: detached here, closed on the ACK.
           native.onread = () => {};
           handle._handle = null;
           handle.setTimeout(0);
+          releaseHttp(handle);
           detached = true;
         }
       } else if (type === 'net.Server') {
@@ -458,6 +555,7 @@ function setupChannel(child, fd, mode) {
       handleQueue = [];
       if (detached) pendingHandle = { message, handle: native, options, callback, retransmissions: 0 };
       const wrapper = { cmd: 'NODE_HANDLE', type, msg: message };
+      if (key !== undefined) wrapper.key = key;
       if (type === 'dgram.Socket') wrapper.dgramType = handle.type;
       writeWithFd(Buffer.from(codec.encode(wrapper)), native.fd, callback, swallowErrors);
       return true;
@@ -467,6 +565,19 @@ function setupChannel(child, fd, mode) {
       return handleQueue.length === 1;
     }
     return write(message, callback, swallowErrors);
+  }
+
+  // The lists of the sockets sent from each of our servers, by key: made
+  // at the first such socket and handed to the server (`_setupWorker`),
+  // whose getConnections() and close() then ask the child too.
+  const sentLists = new Map();
+  function sentSocketsOf(server, key) {
+    if (sentLists.has(key)) return;
+    const list = new SentSockets(child, key, (message, swallowErrors) => {
+      sendNow(message, null, { swallowErrors }, undefined);
+    });
+    sentLists.set(key, list);
+    if (typeof server._setupWorker === 'function') server._setupWorker(list);
   }
 
   child.send = function send(message, handle, options, callback) {
