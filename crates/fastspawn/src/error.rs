@@ -163,6 +163,7 @@ impl Error {
     }
 
     /// The same error with `detail` as its message (the errno is kept).
+    #[cfg(feature = "tokio")]
     pub(crate) fn with_detail(mut self, detail: impl Into<String>) -> Error {
         self.detail = Some(detail.into());
         self

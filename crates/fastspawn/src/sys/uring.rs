@@ -38,8 +38,8 @@
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// `IORING_OP_WAITID` (Linux 6.7).
 pub(crate) const OP_WAITID: u8 = 50;
@@ -230,6 +230,17 @@ pub(crate) struct Ring {
     ext_arg: bool,
     sq: Mutex<()>,
     cq: Mutex<()>,
+}
+
+/// SQEs [`Ring::push`] wrote, with the SQ's lock held until it is dropped.
+struct Pushed<'a> {
+    _sq: MutexGuard<'a, ()>,
+    /// The SQ's head before the push.
+    first: u32,
+    /// The SQ's tail before the push.
+    start: u32,
+    /// The SQ's tail after the push.
+    end: u32,
 }
 
 // SAFETY: the raw pointers point into mappings owned by the `Ring` (freed
@@ -431,35 +442,12 @@ impl Ring {
     /// reads the CQ); an error when it was not taken (the SQ is then as
     /// before the call).
     pub(crate) fn submit_and_wait_for(&self, sqe: &Sqe, ts: &KernelTimespec) -> io::Result<()> {
-        let _sq = self.sq.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: as in `submit_and_wait`.
-        let (head, tail) = unsafe { (&*self.sq_head, &*self.sq_tail) };
-        let start = tail.load(Ordering::Relaxed);
-        let first = head.load(Ordering::Acquire);
-        if start.wrapping_sub(first) as usize + 1 > self.sq_entries as usize {
-            return Err(io::Error::from_raw_os_error(libc::EBUSY));
-        }
-        let index = start & self.sq_mask;
-        // SAFETY: as in `submit_and_wait`: a masked index, written under
-        // the SQ's lock, read by the kernel only in an enter under it.
-        unsafe {
-            *self.sqes.add(index as usize) = *sqe;
-            *self.sq_array.add(index as usize) = index;
-        }
-        let end = start.wrapping_add(1);
-        tail.store(end, Ordering::Release);
-        let pending = end.wrapping_sub(first);
-        match self.enter_for(pending, 1, ts) {
+        let pushed = self.push(std::slice::from_ref(sqe))?;
+        match self.enter_for(pushed.end.wrapping_sub(pushed.first), 1, ts) {
             Ok(_) => Ok(()),
-            Err(err) => {
-                if head.load(Ordering::Acquire) == first {
-                    // Nothing taken: the SQ as before the call.
-                    tail.store(start, Ordering::Release);
-                    return Err(err);
-                }
-                // Taken; only the wait failed (the caller reads the CQ).
-                Ok(())
-            }
+            Err(err) if self.take_back_if_untaken(&pushed) => Err(err),
+            // Taken; only the wait failed (the caller reads the CQ).
+            Err(_) => Ok(()),
         }
     }
 
@@ -470,15 +458,20 @@ impl Ring {
         self.enter_for(0, min, ts).map(drop)
     }
 
-    /// Puts `sqes` in the SQ and submits them (and waits for
-    /// `min_complete` completions in the same call). `Ok` once the kernel
-    /// took them all; an error when it took none of them (the SQ is then
-    /// as before the call). `EBUSY` when the SQ has no room.
-    pub(crate) fn submit_and_wait(&self, sqes: &[Sqe], min_complete: u32) -> io::Result<()> {
-        let _sq = self.sq.lock().unwrap_or_else(|e| e.into_inner());
+    /// The SQ's head and tail words.
+    fn sq_words(&self) -> (&AtomicU32, &AtomicU32) {
         // SAFETY: the pointers into the mapping stay valid while `self`
         // lives; the SQ's words are accessed as atomics (file invariants).
-        let (head, tail) = unsafe { (&*self.sq_head, &*self.sq_tail) };
+        unsafe { (&*self.sq_head, &*self.sq_tail) }
+    }
+
+    /// Writes `sqes` into the SQ after whatever is queued and publishes
+    /// them (the tail), under the SQ's lock, which the result holds: the
+    /// caller enters the kernel under it. `EBUSY`, with nothing written,
+    /// when they do not fit.
+    fn push(&self, sqes: &[Sqe]) -> io::Result<Pushed<'_>> {
+        let sq = self.sq.lock().unwrap_or_else(|e| e.into_inner());
+        let (head, tail) = self.sq_words();
         let start = tail.load(Ordering::Relaxed);
         // Submissions are complete under the lock: head == tail here
         // unless a past call's leftovers wait (they go with this one).
@@ -500,6 +493,34 @@ impl Ring {
         }
         let end = start.wrapping_add(sqes.len() as u32);
         tail.store(end, Ordering::Release);
+        Ok(Pushed {
+            _sq: sq,
+            first,
+            start,
+            end,
+        })
+    }
+
+    /// After an enter that failed: if the kernel took nothing of the SQ
+    /// since `pushed` (its head did not move), the SQ is put back as
+    /// before the push, and true.
+    fn take_back_if_untaken(&self, pushed: &Pushed<'_>) -> bool {
+        let (head, tail) = self.sq_words();
+        if head.load(Ordering::Acquire) != pushed.first {
+            return false;
+        }
+        tail.store(pushed.start, Ordering::Release);
+        true
+    }
+
+    /// Puts `sqes` in the SQ and submits them (and waits for
+    /// `min_complete` completions in the same call). `Ok` once the kernel
+    /// took them all; an error when it took none of them (the SQ is then
+    /// as before the call). `EBUSY` when the SQ has no room.
+    pub(crate) fn submit_and_wait(&self, sqes: &[Sqe], min_complete: u32) -> io::Result<()> {
+        let pushed = self.push(sqes)?;
+        let end = pushed.end;
+        let (head, _) = self.sq_words();
         let flags = if min_complete > 0 {
             IORING_ENTER_GETEVENTS
         } else {
@@ -518,9 +539,7 @@ impl Ring {
                     waiting = 0;
                 }
                 Err(err) => {
-                    if head.load(Ordering::Acquire) == first {
-                        // Nothing taken: the SQ as before the call.
-                        tail.store(start, Ordering::Release);
+                    if self.take_back_if_untaken(&pushed) {
                         return Err(err);
                     }
                     if end.wrapping_sub(head.load(Ordering::Acquire)) == 0 {
