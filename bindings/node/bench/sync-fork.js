@@ -1,0 +1,57 @@
+'use strict';
+// What the synchronous functions the package re-exports from Node cost a
+// process that holds a large heap: `execFileSync` (Node's own, which forks)
+// against the package's `execFile` awaited one call at a time (which does
+// not), at no ballast and at `--gib` GiB of touched Buffers, both sides in
+// every round. Not a test: it prints numbers.
+//
+//   node --expose-gc bench/sync-fork.js [--n 40] [--rounds 5] [--gib 1]
+//
+// Printed per heap: each side's median over the rounds of µs per call, and
+// the median of the per-round ratios execFileSync / execFile.
+
+const cp = require('node:child_process');
+const { promisify } = require('node:util');
+const fastspawn = require('..');
+const { arg, NOOP, median } = require('./args');
+
+const N = arg('n', 40);
+const ROUNDS = arg('rounds', 5);
+const GIB = arg('gib', 1);
+const execFile = promisify(fastspawn.execFile);
+
+async function perCall(fn) {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await fn();
+  return Number(process.hrtime.bigint() - t0) / 1000 / N;
+}
+
+async function sides(out, heap) {
+  const sync = await perCall(() => cp.execFileSync(NOOP));
+  const pkg = await perCall(() => execFile(NOOP));
+  out[heap].sync.push(sync);
+  out[heap].pkg.push(pkg);
+  out[heap].ratio.push(sync / pkg);
+}
+
+(async () => {
+  const out = {};
+  for (const heap of ['none', 'ballast']) out[heap] = { sync: [], pkg: [], ratio: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    await sides(out, 'none');
+    const ballast = [];
+    for (let i = 0; i < GIB * 16; i++) ballast.push(Buffer.alloc(64 << 20, i + 1));
+    await sides(out, 'ballast');
+    ballast.length = 0;
+    if (global.gc) global.gc();
+  }
+  console.log(`${ROUNDS} rounds of ${N} calls of ${NOOP}, each side in every round`);
+  for (const [heap, label] of [['none', 'no ballast'], ['ballast', `${GIB} GiB held`]]) {
+    const o = out[heap];
+    console.log(
+      `${label}: node:child_process.execFileSync ${median(o.sync).toFixed(0)} µs per call, ` +
+        `the package's execFile (awaited) ${median(o.pkg).toFixed(0)} µs; ` +
+        `execFileSync / execFile ${median(o.ratio).toFixed(1)}x (median of the rounds' ratios)`,
+    );
+  }
+})();
