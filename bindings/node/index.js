@@ -4,14 +4,13 @@
 // clone3 with pidfds) instead of fork() on the event loop. See README.md
 // for what differs from node:child_process.
 //
-// The synchronous functions are node:child_process's own, re-exported so
-// that this module can replace it unchanged (they block the caller by
-// design).
+// The synchronous functions are the package's too (lib/sync.js): they
+// block the caller by design, as Node's do, but do not fork.
 
-const nodeChildProcess = require('node:child_process');
 const { ChildProcess, setDelivery, spawn } = require('./lib/child_process');
 const { exec, execFile } = require('./lib/exec');
 const { fork } = require('./lib/fork');
+const { execFileSync, execSync, spawnSync } = require('./lib/sync');
 
 module.exports = {
   ChildProcess,
@@ -21,8 +20,7 @@ module.exports = {
   fork,
   // fastspawn's own: coalesced delivery of the children's events (README).
   setDelivery,
-  // Not reimplemented: Node's own.
-  execFileSync: nodeChildProcess.execFileSync,
-  execSync: nodeChildProcess.execSync,
-  spawnSync: nodeChildProcess.spawnSync,
+  execFileSync,
+  execSync,
+  spawnSync,
 };

@@ -1,14 +1,16 @@
 'use strict';
-// What the synchronous functions the package re-exports from Node cost a
-// process that holds a large heap: `execFileSync` (Node's own, which forks)
-// against the package's `execFile` awaited one call at a time (which does
-// not), at no ballast and at `--gib` GiB of touched Buffers, both sides in
-// every round. Not a test: it prints numbers.
+// What a synchronous spawn costs a process that holds a large heap:
+// node:child_process's `execFileSync` (libuv forks the whole process)
+// against the package's (a clone that shares the memory, lib/sync.js) and
+// the package's `execFile` awaited one call at a time, at no ballast and
+// at `--gib` GiB of touched Buffers, every side in every round. Not a
+// test: it prints numbers.
 //
 //   node --expose-gc bench/sync-fork.js [--n 40] [--rounds 5] [--gib 1]
 //
 // Printed per heap: each side's median over the rounds of µs per call, and
-// the median of the per-round ratios execFileSync / execFile.
+// the medians of the per-round ratios of Node's execFileSync to the
+// package's two.
 
 const cp = require('node:child_process');
 const { promisify } = require('node:util');
@@ -27,16 +29,20 @@ async function perCall(fn) {
 }
 
 async function sides(out, heap) {
-  const sync = await perCall(() => cp.execFileSync(NOOP));
+  const node = await perCall(() => cp.execFileSync(NOOP));
+  const sync = await perCall(() => fastspawn.execFileSync(NOOP));
   const pkg = await perCall(() => execFile(NOOP));
-  out[heap].sync.push(sync);
-  out[heap].pkg.push(pkg);
-  out[heap].ratio.push(sync / pkg);
+  const o = out[heap];
+  o.node.push(node);
+  o.sync.push(sync);
+  o.pkg.push(pkg);
+  o.toSync.push(node / sync);
+  o.toAsync.push(node / pkg);
 }
 
 (async () => {
   const out = {};
-  for (const heap of ['none', 'ballast']) out[heap] = { sync: [], pkg: [], ratio: [] };
+  for (const heap of ['none', 'ballast']) out[heap] = { node: [], sync: [], pkg: [], toSync: [], toAsync: [] };
   for (let r = 0; r < ROUNDS; r++) {
     await sides(out, 'none');
     const ballast = [];
@@ -49,9 +55,10 @@ async function sides(out, heap) {
   for (const [heap, label] of [['none', 'no ballast'], ['ballast', `${GIB} GiB held`]]) {
     const o = out[heap];
     console.log(
-      `${label}: node:child_process.execFileSync ${median(o.sync).toFixed(0)} µs per call, ` +
-        `the package's execFile (awaited) ${median(o.pkg).toFixed(0)} µs; ` +
-        `execFileSync / execFile ${median(o.ratio).toFixed(1)}x (median of the rounds' ratios)`,
+      `${label}: node:child_process.execFileSync ${median(o.node).toFixed(0)} µs per call, ` +
+        `the package's execFileSync ${median(o.sync).toFixed(0)} µs, its execFile (awaited) ${median(o.pkg).toFixed(0)} µs; ` +
+        `Node's / the package's execFileSync ${median(o.toSync).toFixed(1)}x, / its execFile ${median(o.toAsync).toFixed(1)}x ` +
+        "(medians of the rounds' ratios)",
     );
   }
 })();

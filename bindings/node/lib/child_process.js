@@ -756,6 +756,45 @@ function envPairsOf(pairs) {
 
 let ipcModule = null;
 
+// Encodes a request for the addon (src/request.rs): fills the shared `io`
+// (grown when too small; read it right after) and returns the strings
+// (file, cwd, argv, the environment's pairs, NUL-separated). `flags`
+// holds the package's own options; the others are added here. Used by
+// ChildProcess#spawn and by spawnSync (lib/sync.js).
+function encodeRequest(file, argv, envPairs, options, flags, kinds, fdArgs) {
+  const nfds = kinds.length;
+  if (io.length < HEADER + 2 * nfds) io = new Int32Array(HEADER + 2 * nfds);
+  // An empty cwd is no cwd, as in Node.
+  const cwd = options.cwd ? asArg(options.cwd) : '';
+  let strings = `${asArg(file)}\u0000${cwd}`;
+  for (let i = 0; i < argv.length; i++) strings += `\u0000${tooLongCheck(asArg(argv[i]))}`;
+  if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${tooLongCheck(asArg(envPairs[i]))}`;
+  io[0] = argv.length;
+  io[1] = envPairs != null ? envPairs.length : -1;
+  if (cwd !== '') flags |= FLAG_CWD;
+  if (options.detached) flags |= FLAG_DETACHED;
+  if (options.uid != null) {
+    flags |= FLAG_UID;
+    io[3] = options.uid;
+  }
+  if (options.gid != null) {
+    flags |= FLAG_GID;
+    io[4] = options.gid;
+  }
+  io[2] = flags;
+  io[5] = nfds;
+  for (let i = 0; i < nfds; i++) {
+    io[HEADER + 2 * i] = kinds[i];
+    io[HEADER + 2 * i + 1] = fdArgs[i];
+  }
+  return strings;
+}
+
+// The shared request array (encodeRequest fills it).
+function requestIo() {
+  return io;
+}
+
 class ChildProcess extends EventEmitter {
   constructor() {
     super();
@@ -1045,18 +1084,7 @@ class ChildProcess extends EventEmitter {
       throw errors.errnoError(-1, 'spawn');
     }
 
-    const nfds = kinds.length;
-    if (io.length < HEADER + 2 * nfds) io = new Int32Array(HEADER + 2 * nfds);
-    // An empty cwd is no cwd, as in Node.
-    const cwd = options.cwd ? asArg(options.cwd) : '';
-    let strings = `${asArg(this.spawnfile)}\u0000${cwd}`;
-    for (let i = 0; i < argv.length; i++) strings += `\u0000${tooLongCheck(asArg(argv[i]))}`;
-    if (envPairs != null) for (let i = 0; i < envPairs.length; i++) strings += `\u0000${tooLongCheck(asArg(envPairs[i]))}`;
-    io[0] = argv.length;
-    io[1] = envPairs != null ? envPairs.length : -1;
     let flags = 0;
-    if (cwd !== '') flags |= FLAG_CWD;
-    if (options.detached) flags |= FLAG_DETACHED;
     if (options.contain != null) errors.validateBoolean(options.contain, 'options.contain');
     if (options.contain) flags |= FLAG_CONTAIN;
     this._contained = !!options.contain;
@@ -1064,21 +1092,8 @@ class ChildProcess extends EventEmitter {
     if (pipeAs !== undefined) validatePipeAs(pipeAs);
     const readable = pipeAs === 'readable';
     if (readable) flags |= FLAG_READABLE;
-    if (options.uid != null) {
-      flags |= FLAG_UID;
-      io[3] = options.uid;
-    }
-    if (options.gid != null) {
-      flags |= FLAG_GID;
-      io[4] = options.gid;
-    }
-    io[2] = flags;
-    io[5] = nfds;
-    for (let i = 0; i < nfds; i++) {
-      io[HEADER + 2 * i] = kinds[i];
-      io[HEADER + 2 * i + 1] = fdArgs[i];
-    }
-
+    const strings = encodeRequest(this.spawnfile, argv, envPairs, options, flags, kinds, fdArgs);
+    const nfds = kinds.length;
     if (childDenied) throw errors.accessDenied('ChildProcess');
     const id = addon.spawn(strings, io);
     if (id < 0) {
@@ -1482,7 +1497,16 @@ function setDelivery(options) {
   return { within: previousWithin, count: previousCount };
 }
 
+// Whether Node's permission model forbids this process to spawn.
+function spawnDenied() {
+  return childDenied;
+}
+
 module.exports = {
+  encodeRequest,
+  normalizeStdio,
+  requestIo,
+  spawnDenied,
   pipeHandleClass,
   setDelivery,
   ChildProcess,

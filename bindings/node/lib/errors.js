@@ -170,6 +170,10 @@ function childClosedBeforeReply() {
   return withCode(new Error('Child closed before reply received'), 'ERR_CHILD_CLOSED_BEFORE_REPLY');
 }
 
+function ipcSyncFork() {
+  return withCode(new Error('IPC cannot be used with synchronous forks'), 'ERR_IPC_SYNC_FORK');
+}
+
 function missingArgs(name) {
   return withCode(new TypeError(`The "${name}" argument must be specified`), 'ERR_MISSING_ARGS');
 }
@@ -304,6 +308,7 @@ module.exports = {
   ipcDisconnected,
   ipcHandleUnsupported,
   ipcOnePipe,
+  ipcSyncFork,
   ipcRequired,
   ipcUnsupported,
   isInt32,

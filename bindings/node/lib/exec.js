@@ -208,4 +208,4 @@ function promisified(fn) {
 Object.defineProperty(execFile, promisify.custom, { enumerable: false, value: promisified(execFile) });
 Object.defineProperty(exec, promisify.custom, { enumerable: false, value: promisified(exec) });
 
-module.exports = { exec, execFile };
+module.exports = { exec, execFile, normalizeExecArgs, normalizeExecFileArgs };

@@ -74,6 +74,7 @@ mod lone;
 mod outputs;
 mod registry;
 mod request;
+mod sync;
 #[allow(unsafe_code)]
 mod sys;
 mod trace;
@@ -88,11 +89,12 @@ use napi::{Env, Error, Result};
 use napi_derive::napi;
 
 use events::Events;
+pub use sync::{SyncRun, spawn_sync};
 
 /// The request's numbers: a JS `Int32Array` read and written in place
 /// (an alias, so that the macro converts it with `FromNapiValue`, which
 /// borrows the array's memory, and not as a reference to a wrapped object).
-type IoArray<'a> = &'a mut [i32];
+pub(crate) type IoArray<'a> = &'a mut [i32];
 /// The bytes of a batch's `Data` records: a JS `Uint8Array` (a `Buffer`)
 /// written in place.
 type ByteArray<'a> = &'a mut [u8];

@@ -51,7 +51,7 @@ const FLAG_UID: i32 = 4;
 const FLAG_GID: i32 = 8;
 const FLAG_CONTAIN: i32 = 16;
 const FLAG_READABLE: i32 = 32;
-const HEADER: usize = 6;
+pub const HEADER: usize = 6;
 
 fn invalid(what: &str) -> io::Error {
     io::Error::new(

@@ -212,6 +212,9 @@ describe("Node's own tests, checked side by side", () => {
           execFile: () => cp.execFile('touch', [marker]),
           fork: () => cp.fork(${JSON.stringify(FIXTURE)}),
           'ChildProcess#spawn': () => new cp.ChildProcess().spawn({ file: 'touch', args: ['touch', marker] }),
+          spawnSync: () => cp.spawnSync('touch', [marker]),
+          execFileSync: () => cp.execFileSync('touch', [marker]),
+          execSync: () => cp.execSync('touch ' + marker),
         };
         out[name] = {};
         for (const [call, fn] of Object.entries(calls)) {

@@ -76,6 +76,9 @@ async function main() {
   );
   check('exec with a shell', out === '42\n', JSON.stringify(out));
 
+  const sync = fastspawn.spawnSync('sh', ['-c', 'cat; exit 3'], { input: 'sync', encoding: 'utf8' });
+  check('spawnSync: input, output and status', sync.stdout === 'sync' && sync.status === 3, JSON.stringify([sync.stdout, sync.status]));
+
   // IPC with a stock Node child (Bun's net.Socket cannot carry the
   // channel: there it is refused with a clear error).
   const fixture = require('node:path').join(__dirname, '..', 'testlib', 'ipc-child.js');
