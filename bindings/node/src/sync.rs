@@ -105,8 +105,12 @@ pub fn spawn_sync(
     drop(command);
     let input = input.as_deref().unwrap_or(&[]);
     let mut written = 0;
-    let mut deadline =
-        (timeout_ms > 0.0).then(|| Instant::now() + Duration::from_secs_f64(timeout_ms / 1000.0));
+    // A timeout too large for a deadline (Node lets any integer through)
+    // is none.
+    let mut deadline = Duration::try_from_secs_f64(timeout_ms / 1000.0)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .and_then(|d| Instant::now().checked_add(d));
     let limit = (max_buffer >= 0.0).then_some(max_buffer);
     let mut errno = 0;
     let mut status = None;

@@ -89,6 +89,8 @@ describe('spawnSync', () => {
     assert.equal(r.signal, 'SIGTERM');
     assert.equal(r.stdout, 'B:early\n');
     await same((cp) => cp.spawnSync('sleep', ['5'], { timeout: 100, killSignal: 'SIGKILL' }));
+    // Any integer is a timeout for Node, however large: no deadline here.
+    await same((cp) => cp.spawnSync('echo', ['in time'], { timeout: 1e300 }));
   });
 
   it('maxBuffer: more output in all kills with ENOBUFS; 0, null and undefined are no limit', async () => {
