@@ -1,6 +1,7 @@
 // Type declarations for the fastspawn npm package: the node:child_process
-// surface it implements (spawn, execFile, exec, fork, ChildProcess), plus
-// Node's own synchronous functions, re-exported.
+// surface it implements (spawn, execFile, exec, fork, ChildProcess, and the
+// synchronous functions, whose API is Node's: their declarations are
+// Node's, re-exported).
 
 /// <reference types="node" />
 
