@@ -114,11 +114,13 @@ pub fn spawn_sync(
     let limit = (max_buffer >= 0.0).then_some(max_buffer);
     let mut errno = 0;
     let mut status = None;
-    // fd 0, piped: written with `input`, then closed (end of input).
-    for p in piped.iter_mut().filter(|p| p.index == 0) {
-        if input.is_empty() {
-            p.fd = None;
-        }
+    // fd 0, piped: written with `input`, then closed (end of input); at
+    // once without input.
+    if input.is_empty() {
+        piped
+            .iter_mut()
+            .filter(|p| p.index == 0)
+            .for_each(|p| p.fd = None);
     }
     loop {
         if status.is_none() {

@@ -381,23 +381,47 @@ impl Ring {
 
     fn enter(&self, to_submit: u32, min_complete: u32, flags: u32) -> io::Result<u32> {
         loop {
-            // SAFETY: plain integers and a NULL argument (no signal mask).
-            let ret = unsafe {
-                libc::syscall(
-                    libc::SYS_io_uring_enter,
-                    self.fd.as_raw_fd(),
-                    to_submit as libc::c_long,
-                    min_complete as libc::c_long,
-                    flags as libc::c_long,
-                    std::ptr::null::<libc::c_void>(),
-                    0 as libc::c_long,
-                )
-            };
-            match syscall_result(ret) {
+            match self.enter_once(to_submit, min_complete, flags, None) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 other => return other,
             }
         }
+    }
+
+    /// One `io_uring_enter`; with `arg`, its wait is bounded by the
+    /// timespec `arg` points to (`IORING_ENTER_EXT_ARG`).
+    fn enter_once(
+        &self,
+        to_submit: u32,
+        min_complete: u32,
+        flags: u32,
+        arg: Option<&GeteventsArg>,
+    ) -> io::Result<u32> {
+        let (flags, arg, argsz) = match arg {
+            Some(arg) => (
+                flags | IORING_ENTER_EXT_ARG,
+                arg as *const GeteventsArg as *const libc::c_void,
+                std::mem::size_of::<GeteventsArg>(),
+            ),
+            None => (flags, std::ptr::null(), 0),
+        };
+        // SAFETY: plain integers, and either NULL with size 0 (no signal
+        // mask) or a live `io_uring_getevents_arg` of its own size, as the
+        // uapi asks with `IORING_ENTER_EXT_ARG`; the kernel only reads it
+        // (and the timespec it names, which the caller keeps alive) during
+        // the call.
+        let ret = unsafe {
+            libc::syscall(
+                libc::SYS_io_uring_enter,
+                self.fd.as_raw_fd(),
+                to_submit as libc::c_long,
+                min_complete as libc::c_long,
+                flags as libc::c_long,
+                arg,
+                argsz as libc::c_long,
+            )
+        };
+        syscall_result(ret)
     }
 
     /// Whether [`submit_and_wait_for`](Self::submit_and_wait_for) can
@@ -418,21 +442,7 @@ impl Ring {
             min_wait_usec: 0,
             ts: ts as *const KernelTimespec as u64,
         };
-        // SAFETY: `arg` and the timespec it points to are live for the
-        // call, and `argsz` is `arg`'s size, as the uapi asks with
-        // `IORING_ENTER_EXT_ARG`; no signal mask.
-        let ret = unsafe {
-            libc::syscall(
-                libc::SYS_io_uring_enter,
-                self.fd.as_raw_fd(),
-                to_submit as libc::c_long,
-                min_complete as libc::c_long,
-                (IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG) as libc::c_long,
-                &arg as *const GeteventsArg,
-                std::mem::size_of::<GeteventsArg>() as libc::c_long,
-            )
-        };
-        syscall_result(ret)
+        self.enter_once(to_submit, min_complete, IORING_ENTER_GETEVENTS, Some(&arg))
     }
 
     /// Puts `sqe` in the SQ, submits it and waits at most `ts` for one
