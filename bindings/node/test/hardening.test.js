@@ -86,6 +86,47 @@ const execCases = [
   ['encoding', 'hex', (cp) => util.promisify(cp.exec)('echo x').then((r) => ({ stdout: r.stdout })), { stdout: 'x\n' }],
 ];
 
+// The synchronous functions: the run's comparable fields, or what was thrown.
+function ranSync(run) {
+  try {
+    const r = run();
+    if (Buffer.isBuffer(r) || typeof r === 'string') return { returned: r.toString() };
+    return {
+      status: r.status,
+      signal: r.signal,
+      error: r.error && r.error.code,
+      stdout: r.stdout == null ? null : r.stdout.toString(),
+      stderr: r.stderr == null ? null : r.stderr.toString(),
+    };
+  } catch (err) {
+    return { threw: err.code ?? err.message.split('\n')[0], status: err.status, signal: err.signal };
+  }
+}
+
+// `input` is not here: Node's spawnSync feeds an inherited input to the
+// child's stdin (a kept difference, test/sync.test.js).
+const syncCases = [
+  ['shell', true, (cp) => ranSync(() => cp.spawnSync('echo', ['$((6*7))'])), { stdout: '$((6*7))\n' }],
+  ['cwd', '/usr', (cp) => ranSync(() => cp.spawnSync('pwd')), { stdout: `${process.cwd()}\n` }],
+  ['env', { FASTSPAWN_P: 'polluted' }, (cp) => ranSync(() => cp.spawnSync('sh', ['-c', 'echo ${FASTSPAWN_P-unset}'])), { stdout: 'unset\n' }],
+  ['argv0', 'evil', (cp) => ranSync(() => cp.spawnSync('sh', ['-c', 'echo $0'])), { stdout: 'sh\n' }],
+  ['stdio', 'ignore', (cp) => ranSync(() => cp.spawnSync('echo', ['piped'])), { stdout: 'piped\n' }],
+  ['timeout', 1, (cp) => ranSync(() => cp.spawnSync('sleep', ['0.3'])), { status: 0, signal: null, error: undefined }],
+  ['maxBuffer', 1, (cp) => ranSync(() => cp.spawnSync('echo', ['long enough'], {})), { error: undefined, stdout: 'long enough\n' }],
+  ['encoding', 'hex', (cp) => ranSync(() => cp.execFileSync('echo', ['x'])), { returned: 'x\n' }],
+  ['encoding', 'hex', (cp) => ranSync(() => cp.spawnSync('echo', ['x'], {})), { stdout: 'x\n' }],
+  ['timeout', 1, (cp) => ranSync(() => cp.spawnSync('sleep', ['0.3'], {})), { status: 0, signal: null, error: undefined }],
+  ['killSignal', 'SIGKILL', (cp) => ranSync(() => cp.spawnSync('sleep', ['5'], { timeout: 50 })), { signal: 'SIGTERM' }],
+  ['uid', 65534, (cp) => ranSync(() => cp.spawnSync('id', ['-u'])), { stdout: `${process.getuid()}\n` }],
+  ['gid', 65534, (cp) => ranSync(() => cp.spawnSync('id', ['-g'])), { stdout: `${process.getgid()}\n` }],
+  ['detached', true, (cp) => ranSync(() => cp.spawnSync('sh', ['-c', 'test "$(cut -d" " -f6 /proc/$$/stat)" = $$ && echo leader || echo member'])), { stdout: 'member\n' }],
+  ['shell', true, (cp) => ranSync(() => cp.execFileSync('echo', ['$((6*7))'])), { returned: '$((6*7))\n' }],
+  ['timeout', 1, (cp) => ranSync(() => cp.execFileSync('sleep', ['0.3'])), { returned: '' }],
+  ['shell', '/bin/false', (cp) => ranSync(() => cp.execSync('echo via sh')), { returned: 'via sh\n' }],
+  ['env', { FASTSPAWN_P: 'polluted' }, (cp) => ranSync(() => cp.execSync('echo ${FASTSPAWN_P-unset}')), { returned: 'unset\n' }],
+  ['maxBuffer', 1, (cp) => ranSync(() => cp.execSync('echo long enough', {})), { returned: 'long enough\n' }],
+];
+
 // fork(): the child reports what it got (execArgv, its channel's mode).
 function forkReport(cp, options) {
   return new Promise((resolve) => {
@@ -112,7 +153,12 @@ function subset(actual, expected) {
 }
 
 describe('options are own properties only: a polluted Object.prototype changes nothing', () => {
-  for (const [group, cases] of [['spawn', spawnCases], ['execFile/exec', execCases], ['fork', forkCases]]) {
+  for (const [group, cases] of [
+    ['spawn', spawnCases],
+    ['execFile/exec', execCases],
+    ['fork', forkCases],
+    ['spawnSync/execFileSync/execSync', syncCases],
+  ]) {
     for (const [name, value, run, expected] of cases) {
       it(`${group}: Object.prototype.${name} = ${util.inspect(value, { breakLength: Infinity })}`, async () => {
         const r = await both((cp) => polluted(name, value, () => run(cp)));
