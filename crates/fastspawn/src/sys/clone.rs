@@ -256,16 +256,7 @@ pub(crate) fn clone_vfork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spaw
         let old_mask = raw::set_signal_mask(!0);
         // The child starts with every signal blocked: unless the command
         // sets a mask, it restores this thread's own.
-        let inherit;
-        let plan = if plan.sigmask.is_none() {
-            inherit = ChildPlan {
-                sigmask: Some(old_mask),
-                ..plan.clone()
-            };
-            &inherit
-        } else {
-            plan
-        };
+        let plan = &*plan.restoring_mask(old_mask);
         // SAFETY: see the file header; the stack top is 16-byte aligned
         // (page-aligned mapping, size a multiple of 4096). With CLONE_PIDFD
         // the kernel writes the pidfd through the parent_tid argument.

@@ -126,16 +126,7 @@ fn clone3_fork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {
 /// blocked across the call only; the child resets the handlers.
 fn libc_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
     let old_mask = raw::set_signal_mask(!0);
-    let inherit;
-    let plan = if plan.sigmask.is_none() {
-        inherit = ChildPlan {
-            sigmask: Some(old_mask),
-            ..plan.clone()
-        };
-        &inherit
-    } else {
-        plan
-    };
+    let plan = &*plan.restoring_mask(old_mask);
     // SAFETY: the child runs child::run: raw system calls, then the
     // caller's closures under the contract of the unsafe `pre_exec`.
     let pid = unsafe { libc::fork() };
@@ -157,16 +148,7 @@ fn clone_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
     let old_mask = raw::set_signal_mask(!0);
     // The child starts with every signal blocked: unless the command sets
     // a mask, it restores this thread's own.
-    let inherit;
-    let plan = if plan.sigmask.is_none() {
-        inherit = ChildPlan {
-            sigmask: Some(old_mask),
-            ..plan.clone()
-        };
-        &inherit
-    } else {
-        plan
-    };
+    let plan = &*plan.restoring_mask(old_mask);
     // SAFETY: as for clone3_fork. On x86_64 and aarch64 the arguments are
     // (flags, new stack, parent tid, child tid | tls, ...): no new stack
     // and no tid pointers.
