@@ -205,28 +205,29 @@ def _abandon(child):
 # reference back would make a cycle.
 
 
-class _PipeReader(streams.StreamReaderProtocol):
+class _TellsProcess:
+    """Tells the Process when its pipe is lost (mixed in before the
+    protocol class, whose ``__init__`` and ``connection_lost`` run first)."""
+
+    def __init__(self, process, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._process = weakref.ref(process)
+
+    def connection_lost(self, exc):
+        super().connection_lost(exc)
+        process = self._process()
+        if process is not None:
+            process._pipe_closed()
+
+
+class _PipeReader(_TellsProcess, streams.StreamReaderProtocol):
     def __init__(self, reader, loop, process):
-        super().__init__(reader, loop=loop)
-        self._process = weakref.ref(process)
-
-    def connection_lost(self, exc):
-        super().connection_lost(exc)
-        process = self._process()
-        if process is not None:
-            process._pipe_closed()
+        super().__init__(process, reader, loop=loop)
 
 
-class _PipeWriter(streams.FlowControlMixin):
+class _PipeWriter(_TellsProcess, streams.FlowControlMixin):
     def __init__(self, loop, process):
-        super().__init__(loop=loop)
-        self._process = weakref.ref(process)
-
-    def connection_lost(self, exc):
-        super().connection_lost(exc)
-        process = self._process()
-        if process is not None:
-            process._pipe_closed()
+        super().__init__(process, loop=loop)
 
 
 class _Transport:
