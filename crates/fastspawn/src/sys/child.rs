@@ -143,22 +143,6 @@ pub(crate) struct ChildPlan<'a> {
     pub clone_flags: u64,
 }
 
-impl<'a> ChildPlan<'a> {
-    /// For engines that block every signal across the clone, so that the
-    /// child starts with all of them blocked: the plan with `thread_mask`
-    /// (the spawning thread's mask before the blocking) as the program's
-    /// mask when the command sets none, so that the child restores it.
-    pub(crate) fn restoring_mask(&self, thread_mask: u64) -> std::borrow::Cow<'_, ChildPlan<'a>> {
-        match self.sigmask {
-            Some(_) => std::borrow::Cow::Borrowed(self),
-            None => std::borrow::Cow::Owned(ChildPlan {
-                sigmask: Some(thread_mask),
-                ..self.clone()
-            }),
-        }
-    }
-}
-
 /// A closure of `Command::pre_exec`.
 pub(crate) type PreExec = Box<dyn FnMut() -> std::io::Result<()> + Send + Sync>;
 

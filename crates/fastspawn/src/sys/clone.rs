@@ -240,6 +240,35 @@ pub(crate) fn clone3(
     Err(libc::ENOSYS)
 }
 
+/// Runs `start`, the call that starts the child (it returns the pid, or a
+/// negative value with `errno` set), with every signal blocked, so that the
+/// child starts with all of them blocked; the plan handed to `start` makes
+/// the child restore the thread's own mask unless the command sets one.
+/// The thread's mask is back when this returns the pid or the errno.
+pub(crate) fn with_signals_blocked(
+    plan: &ChildPlan<'_>,
+    start: impl FnOnce(&ChildPlan<'_>) -> i64,
+) -> Result<i64, i32> {
+    let old_mask = raw::set_signal_mask(!0);
+    let inherit;
+    let plan = match plan.sigmask {
+        Some(_) => plan,
+        None => {
+            inherit = ChildPlan {
+                sigmask: Some(old_mask),
+                ..plan.clone()
+            };
+            &inherit
+        }
+    };
+    let ret = start(plan);
+    let errno = std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EINVAL);
+    raw::set_signal_mask(old_mask);
+    if ret < 0 { Err(errno) } else { Ok(ret) }
+}
+
 /// `clone(CLONE_VM|CLONE_VFORK[|CLONE_PIDFD])` through glibc's wrapper,
 /// which does the stack switch on every architecture. The child resets
 /// caught signals itself (the plan says so).
@@ -253,31 +282,27 @@ pub(crate) fn clone_vfork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spaw
         if plan.unshare_below.is_some() {
             flags |= libc::CLONE_FILES;
         }
-        let old_mask = raw::set_signal_mask(!0);
-        // The child starts with every signal blocked: unless the command
-        // sets a mask, it restores this thread's own.
-        let plan = &*plan.restoring_mask(old_mask);
-        // SAFETY: see the file header; the stack top is 16-byte aligned
-        // (page-aligned mapping, size a multiple of 4096). With CLONE_PIDFD
-        // the kernel writes the pidfd through the parent_tid argument.
-        let ret = unsafe {
-            libc::clone(
-                child::entry_c,
-                low.add(size).cast(),
-                flags,
-                plan as *const ChildPlan<'_> as *mut c_void,
-                &mut pidfd as *mut i32,
-            )
-        };
-        let errno = std::io::Error::last_os_error()
-            .raw_os_error()
-            .unwrap_or(libc::EINVAL);
-        raw::set_signal_mask(old_mask);
-        if ret < 0 {
-            return Err(errno);
-        }
+        let pid = with_signals_blocked(plan, |plan| {
+            // SAFETY: see the file header; the stack top is 16-byte aligned
+            // (page-aligned mapping, size a multiple of 4096). With
+            // CLONE_PIDFD the kernel writes the pidfd through the parent_tid
+            // argument.
+            let ret = unsafe {
+                libc::clone(
+                    child::entry_c,
+                    low.add(size).cast(),
+                    flags,
+                    plan as *const ChildPlan<'_> as *mut c_void,
+                    &mut pidfd as *mut i32,
+                )
+            };
+            ret as i64
+        })?;
         // SAFETY: as for clone3.
         let pidfd = (want_pidfd && pidfd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(pidfd) });
-        Ok(Spawned { pid: ret, pidfd })
+        Ok(Spawned {
+            pid: pid as i32,
+            pidfd,
+        })
     })?
 }

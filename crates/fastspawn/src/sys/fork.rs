@@ -30,8 +30,7 @@ use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 use super::child::{ChildPlan, ErrorSlot};
-use super::clone::{CLONE_CLEAR_SIGHAND, CloneArgs, Spawned};
-use super::raw;
+use super::clone::{CLONE_CLEAR_SIGHAND, CloneArgs, Spawned, with_signals_blocked};
 
 /// Creates the child and runs the plan in it. `report_pipe` is the pipe
 /// whose write end the plan names; this closes it in the parent and reads
@@ -125,46 +124,35 @@ fn clone3_fork(plan: &ChildPlan<'_>, want_pidfd: bool) -> Result<Spawned, i32> {
 /// malloc's locks made usable by its atfork handlers). Every signal is
 /// blocked across the call only; the child resets the handlers.
 fn libc_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
-    let old_mask = raw::set_signal_mask(!0);
-    let plan = &*plan.restoring_mask(old_mask);
-    // SAFETY: the child runs child::run: raw system calls, then the
-    // caller's closures under the contract of the unsafe `pre_exec`.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        super::child::run(plan);
-    }
-    let errno = std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EINVAL);
-    raw::set_signal_mask(old_mask);
-    if pid < 0 {
-        return Err(errno);
-    }
-    Ok(Spawned { pid, pidfd: None })
+    let pid = with_signals_blocked(plan, |plan| {
+        // SAFETY: the child runs child::run: raw system calls, then the
+        // caller's closures under the contract of the unsafe `pre_exec`.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            super::child::run(plan);
+        }
+        pid as i64
+    })?;
+    Ok(Spawned {
+        pid: pid as i32,
+        pidfd: None,
+    })
 }
 
 /// `clone(SIGCHLD)`, with every signal blocked across the system call only.
 fn clone_fork(plan: &ChildPlan<'_>) -> Result<Spawned, i32> {
-    let old_mask = raw::set_signal_mask(!0);
-    // The child starts with every signal blocked: unless the command sets
-    // a mask, it restores this thread's own.
-    let plan = &*plan.restoring_mask(old_mask);
-    // SAFETY: as for clone3_fork. On x86_64 and aarch64 the arguments are
-    // (flags, new stack, parent tid, child tid | tls, ...): no new stack
-    // and no tid pointers.
-    let ret = unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) };
-    if ret == 0 {
-        super::child::run(plan);
-    }
-    let errno = std::io::Error::last_os_error()
-        .raw_os_error()
-        .unwrap_or(libc::EINVAL);
-    raw::set_signal_mask(old_mask);
-    if ret < 0 {
-        return Err(errno);
-    }
+    let pid = with_signals_blocked(plan, |plan| {
+        // SAFETY: as for clone3_fork. On x86_64 and aarch64 the arguments
+        // are (flags, new stack, parent tid, child tid | tls, ...): no new
+        // stack and no tid pointers.
+        let ret = unsafe { libc::syscall(libc::SYS_clone, libc::SIGCHLD, 0, 0, 0, 0) };
+        if ret == 0 {
+            super::child::run(plan);
+        }
+        ret
+    })?;
     Ok(Spawned {
-        pid: ret as i32,
+        pid: pid as i32,
         pidfd: None,
     })
 }
