@@ -209,19 +209,23 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
     };
     let auto = *engine == Engine::Auto;
     let cgroup = opts.cgroup.as_ref().map(|fd| fd.as_fd());
-    if purpose == Purpose::Exec {
-        let attempt = Attempt {
-            program,
-            prepared,
-            targets: &targets,
-            keep: &keep,
-            opts,
-            cwd: cwd.as_deref(),
-            cgroup,
-            pidfd: false,
-            pre_exec: hooks,
-            in_place: true,
-        };
+    let in_place = purpose == Purpose::Exec;
+    let attempt = Attempt {
+        program,
+        prepared,
+        targets: &targets,
+        keep: &keep,
+        opts,
+        cwd: cwd.as_deref(),
+        cgroup,
+        // `Command::exec` replaces this process: no child to refer to.
+        pidfd: !in_place
+            && (purpose.pidfd_at_spawn() || *pidfd_at_spawn || opts.autokill)
+            && *pidfd,
+        pre_exec: hooks,
+        in_place,
+    };
+    if in_place {
         return match attempt.run(Engine::Fork) {
             Err(Failure::Error(err)) => Err(err),
             Err(Failure::Refused(errno)) => Err(Error::os(program, Step::Exec, errno)),
@@ -280,18 +284,6 @@ fn spawn_prepared(cmd: &mut Command, purpose: Purpose) -> Result<Child> {
             }
             _ => {}
         }
-        let attempt = Attempt {
-            program,
-            prepared,
-            targets: &targets,
-            keep: &keep,
-            opts,
-            cwd: cwd.as_deref(),
-            cgroup,
-            pidfd: (purpose.pidfd_at_spawn() || *pidfd_at_spawn || opts.autokill) && *pidfd,
-            pre_exec: hooks,
-            in_place: false,
-        };
         match attempt.run(candidate) {
             Ok(spawned) => {
                 drop(child_ends);
