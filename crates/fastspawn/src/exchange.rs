@@ -7,35 +7,7 @@
 //! the bindings' synchronous runs (Node's `spawnSync`, Python's
 //! `subprocess.run`) are thin adapters over it.
 //!
-//! How it runs:
-//!
-//! 1. While the input or an output is open, one `poll` over them (no
-//!    `poll` at all while a single blocking stream is left and there is no
-//!    deadline: its `read`/`write` blocks instead). A ready output is read
-//!    once (64 KiB at most), a ready input written as far as the pipe
-//!    takes (the input's fd is made non-blocking). The child's exit does
-//!    not end this phase: a run ends when its outputs end, so that nothing
-//!    the child wrote is lost, as with std's `wait_with_output`.
-//! 2. The outputs all ended: a wait for the exit, bounded by the deadline
-//!    (the child's pidfd in the `poll`, or a look every 10 ms without one).
-//! 3. The deadline passed, or the outputs held more than the limit in all:
-//!    the child gets the kill signal, the input is closed, and the run
-//!    ends as soon as the child has exited, with what the outputs hold
-//!    then (read until the exit, and what is readable after it), so a
-//!    grandchild that holds an output open cannot keep the run waiting.
-//!    [`Exchange::read_after_kill`]`(false)` closes the outputs at the
-//!    kill instead (what was read before it is kept).
-//!
-//! `EINTR` restarts a call. `EPIPE` (or `ECONNRESET`) on the input means
-//! the child stopped reading it: the input is closed and the run goes on
-//! (not an error). A pipe's `EPIPE` comes with `SIGPIPE`, which Rust, Node
-//! and Python programs ignore; a process that has it at its default
-//! action is killed by it, as with any write to such a pipe. `ECONNRESET`
-//! on an output (a socket whose peer closed with data unread) is its end.
-//! Other errors are [`Error`]s naming the program and the step
-//! ([`Step::Input`], [`Step::Output`], [`Step::Wait`], [`Step::Signal`]);
-//! the child is then left as it is (the caller's `Child`, to kill or wait
-//! for).
+//! How a run goes, and what is an error: [`Child::communicate`].
 
 use std::fmt;
 use std::os::fd::OwnedFd;
@@ -296,8 +268,8 @@ impl Writing<'_> {
     }
 }
 
-/// A `poll` that restarts on `EINTR` is the caller's loop: returns false
-/// when interrupted.
+/// One `poll`; false when interrupted (`EINTR`: the caller's loop goes
+/// round again).
 fn poll_once(fds: &mut [PollFd<'_>], wait: Option<Duration>) -> std::result::Result<bool, Errno> {
     // A wait too long for a timespec is none.
     let timeout = wait.and_then(|d| Timespec::try_from(d).ok());
@@ -314,12 +286,43 @@ impl Child {
     /// the calling thread; a timeout or an output limit kill the child
     /// early. The child's own [`stdin`](Child::stdin), unless taken and
     /// given as the input, is closed first (as [`wait`](Child::wait) does).
-    /// The module docs of [`Exchange`]'s module say how the run goes, and
-    /// what is an error.
     ///
-    /// The child's pidfd is only used where a deadline needs the exit
-    /// (made then if the spawn did not, see [`Child::pidfd`]); without
-    /// one, the exit is looked for every 10 ms.
+    /// How it runs:
+    ///
+    /// 1. While the input or an output is open, one `poll` over them (no
+    ///    `poll` at all while a single blocking stream is left and there is no
+    ///    deadline: its `read`/`write` blocks instead). A ready output is read
+    ///    once (64 KiB at most), a ready input written as far as the pipe
+    ///    takes (the input's fd is made non-blocking). The child's exit does
+    ///    not end this phase: a run ends when its outputs end, so that nothing
+    ///    the child wrote is lost, as with std's `wait_with_output`.
+    /// 2. The outputs all ended: a wait for the exit, bounded by the deadline
+    ///    (the child's pidfd in the `poll`, or a look every 10 ms without one).
+    /// 3. The deadline passed, or the outputs held more than the limit in all:
+    ///    the child gets the kill signal, the input is closed, and the run
+    ///    ends as soon as the child has exited, with what the outputs hold
+    ///    then (read until the exit, and what is readable after it), so a
+    ///    grandchild that holds an output open cannot keep the run waiting.
+    ///    [`Exchange::read_after_kill`]`(false)` closes the outputs at the
+    ///    kill instead (what was read before it is kept).
+    ///
+    /// `EINTR` restarts a call. `EPIPE` (or `ECONNRESET`) on the input means
+    /// the child stopped reading it: the input is closed and the run goes on
+    /// (not an error). A pipe's `EPIPE` comes with `SIGPIPE`, which Rust, Node
+    /// and Python programs ignore; a process that has it at its default
+    /// action is killed by it, as with any write to such a pipe. `ECONNRESET`
+    /// on an output (a socket whose peer closed with data unread) is its end.
+    /// Other errors are [`Error`]s naming the program and the step
+    /// ([`Step::Input`], [`Step::Output`], [`Step::Wait`], [`Step::Signal`]);
+    /// the child is then left as it is (the caller's `Child`, to kill or wait
+    /// for).
+    ///
+    /// The child's pidfd is only used where the exit must be seen before
+    /// the outputs end (with a deadline once they have ended, and after a
+    /// kill), and made then if the spawn did not (see [`Child::pidfd`]);
+    /// without one (after [`Command::pidfd(false)`](crate::Command::pidfd)),
+    /// the exit is looked for every 10 ms. With no deadline, the outputs'
+    /// ends are followed by a blocking [`wait`](Child::wait).
     pub fn communicate(&mut self, exchange: Exchange<'_>) -> Result<Communicated> {
         drop(self.stdin.take());
         let Exchange {
