@@ -162,7 +162,7 @@ fn a_timeout_after_the_outputs_ended_is_measured_on_the_exit() {
         .expect("spawn");
     let exchange = Exchange::new()
         .output(child.stdout.take().unwrap())
-        .timeout(Duration::from_millis(200));
+        .timeout(Duration::from_secs(1));
     let run = child.communicate(exchange).expect("communicate");
     assert_eq!(run.end, RunEnd::TimedOut);
     assert!(run.outputs[0].at_end);
@@ -173,16 +173,17 @@ fn a_timeout_after_the_outputs_ended_is_measured_on_the_exit() {
 #[test]
 fn without_a_pidfd_the_exit_is_looked_for_every_10_ms() {
     let _g = util::shared();
-    for (script, end) in [
-        ("exec >&-; exec sleep 30", RunEnd::TimedOut),
-        ("exec >&-; exit 4", RunEnd::Exited),
+    // (The exit ends the second run long before its deadline.)
+    for (script, end, secs) in [
+        ("exec >&-; exec sleep 30", RunEnd::TimedOut, 1),
+        ("exec >&-; exit 4", RunEnd::Exited, 25),
     ] {
         let mut cmd = sh(script);
         cmd.pidfd(false).stdout(Stdio::piped());
         let mut child = cmd.spawn().expect("spawn");
         let exchange = Exchange::new()
             .output(child.stdout.take().unwrap())
-            .timeout(Duration::from_millis(300));
+            .timeout(Duration::from_secs(secs));
         let run = child.communicate(exchange).expect("communicate");
         assert_eq!(run.end, end, "{script}");
         assert!(child.pidfd_if_made().is_none(), "{script}: no pidfd made");
