@@ -5,20 +5,21 @@
 //!
 //! The request is the one `spawn()` encodes (`request::build`): a piped
 //! fd's parent end is a socketpair's end, read (or, for fd 0, written with
-//! `input` and closed) here in one `poll` loop with the child's pidfd. As
-//! Node's: the run ends when the child has exited and every piped output
-//! has reached its end (a grandchild holding one open keeps it waiting);
-//! `timeout` (ms) and more than `maxBuffer` bytes of output in all kill
-//! the child with `killSignal` and report `ETIMEDOUT` / `ENOBUFS`, with
-//! what was read until then.
+//! `input` and closed) by the core's run-to-end, `Child::communicate`
+//! (`crates/fastspawn/src/exchange.rs`); this file only decodes the
+//! request and encodes the result. As Node's: the run ends when the child
+//! has exited and every piped output has reached its end (a grandchild
+//! holding one open keeps it waiting); `timeout` (ms) and more than
+//! `maxBuffer` bytes of output in all kill the child with `killSignal` and
+//! report `ETIMEDOUT` / `ENOBUFS`, with what was read until then (and what
+//! was readable when the child had exited).
 
-use std::os::fd::{AsFd, OwnedFd};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use fastspawn::{Exchange, RunEnd};
 use napi::bindgen_prelude::Buffer;
 use napi::{Error, Result};
 use napi_derive::napi;
-use rustix::event::{PollFd, PollFlags, Timespec, poll};
 
 use crate::request::{self, HEADER, PIPE};
 
@@ -48,13 +49,6 @@ fn failed(errno: i32, nfds: usize) -> SyncRun {
     }
 }
 
-/// One piped fd's parent end.
-struct Piped {
-    index: usize,
-    fd: Option<OwnedFd>,
-    data: Vec<u8>,
-}
-
 /// Runs the request `strings`/`io` (as `spawn()` encodes it) to its end.
 /// `timeout_ms` 0: none; `max_buffer` < 0: no limit.
 #[napi]
@@ -78,20 +72,20 @@ pub fn spawn_sync(
         },
     };
     // The parent's ends of the pipes, owned from here on (closed on every
-    // path out).
-    let mut piped = Vec::new();
+    // path out): fd 0's is the input's, the others' are outputs.
+    let mut stdin = None;
+    let mut outputs = Vec::new();
     for i in 0..nfds {
         if io[HEADER + 2 * i] == PIPE {
             // Made by `request::build` for this call, given to nobody else.
             let Some(fd) = crate::sys::own_parent_end(io[HEADER + 2 * i + 1]) else {
                 continue;
             };
-            rustix::io::ioctl_fionbio(&fd, true).map_err(std::io::Error::from)?;
-            piped.push(Piped {
-                index: i,
-                fd: Some(fd),
-                data: Vec::new(),
-            });
+            if i == 0 {
+                stdin = Some(fd);
+            } else {
+                outputs.push((i, fd));
+            }
         }
     }
     let mut command = match request.into_command() {
@@ -104,146 +98,45 @@ pub fn spawn_sync(
     };
     drop(command);
     let input = input.as_deref().unwrap_or(&[]);
-    let mut written = 0;
+    let mut exchange = Exchange::new().kill_signal(kill_signal);
+    // Without input, fd 0 is closed at once (the child sees its end).
+    if let Some(stdin) = stdin {
+        exchange = exchange.input(stdin, input);
+    }
+    let indexes: Vec<usize> = outputs.iter().map(|(i, _)| *i).collect();
+    for (_, fd) in outputs {
+        exchange = exchange.output(fd);
+    }
     // A timeout too large for a deadline (Node lets any integer through)
-    // is none.
-    let mut deadline = Duration::try_from_secs_f64(timeout_ms / 1000.0)
+    // is none (so is one the core cannot add to now).
+    if let Some(timeout) = Duration::try_from_secs_f64(timeout_ms / 1000.0)
         .ok()
         .filter(|d| !d.is_zero())
-        .and_then(|d| Instant::now().checked_add(d));
-    let limit = (max_buffer >= 0.0).then_some(max_buffer);
-    let mut errno = 0;
-    let mut status = None;
-    // fd 0, piped: written with `input`, then closed (end of input); at
-    // once without input.
-    if input.is_empty() {
-        piped
-            .iter_mut()
-            .filter(|p| p.index == 0)
-            .for_each(|p| p.fd = None);
+    {
+        exchange = exchange.timeout(timeout);
     }
-    loop {
-        if status.is_none() {
-            status = child
-                .try_wait()
-                .map_err(|e| Error::from_reason(e.to_string()))?;
-        }
-        let open = piped.iter().any(|p| p.fd.is_some());
-        if status.is_some() && (!open || errno != 0) {
-            break;
-        }
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if left == Some(Duration::ZERO) {
-            errno = libc::ETIMEDOUT;
-            deadline = None;
-            let _ = child.send_signal(kill_signal);
-            continue;
-        }
-        let pidfd = if status.is_none() {
-            child.pidfd()
-        } else {
-            None
-        };
-        // Without a pidfd (a kernel before 5.3), the exit is looked for
-        // every 10 ms.
-        let wait = match (left, status.is_none() && pidfd.is_none()) {
-            (Some(left), true) => Some(left.min(Duration::from_millis(10))),
-            (None, true) => Some(Duration::from_millis(10)),
-            (left, false) => left,
-        };
-        let mut fds = Vec::with_capacity(piped.len() + 1);
-        if let Some(pidfd) = &pidfd {
-            fds.push(PollFd::new(pidfd, PollFlags::IN));
-        }
-        for p in &piped {
-            if let Some(fd) = &p.fd {
-                let flags = if p.index == 0 {
-                    PollFlags::OUT
-                } else {
-                    PollFlags::IN
-                };
-                fds.push(PollFd::new(fd, flags));
-            }
-        }
-        let timeout = wait.and_then(|d| Timespec::try_from(d).ok());
-        match poll(&mut fds, timeout.as_ref()) {
-            Ok(_) => {}
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(e) => {
-                return Err(Error::from_reason(format!(
-                    "fastspawn: spawnSync: poll: {e}"
-                )));
-            }
-        }
-        drop(fds);
-        for p in &mut piped {
-            let Some(fd) = &p.fd else { continue };
-            if p.index == 0 {
-                match rustix::io::write(fd, &input[written..]) {
-                    Ok(n) => written += n,
-                    Err(rustix::io::Errno::AGAIN | rustix::io::Errno::INTR) => {}
-                    // EPIPE: the child does not read its input any more.
-                    Err(_) => written = input.len(),
-                }
-                if written >= input.len() {
-                    p.fd = None;
-                }
-                continue;
-            }
-            read_available(p);
-        }
-        if errno == 0
-            && let Some(limit) = limit
-        {
-            let total: usize = piped
-                .iter()
-                .filter(|p| p.index != 0)
-                .map(|p| p.data.len())
-                .sum();
-            if total as f64 > limit {
-                errno = libc::ENOBUFS;
-                let _ = child.send_signal(kill_signal);
-            }
-        }
+    // More than `max_buffer` bytes in all (a whole number of them) is more
+    // than its floor; an infinite one is no limit.
+    if max_buffer >= 0.0 && max_buffer < usize::MAX as f64 {
+        exchange = exchange.output_limit(max_buffer.floor() as usize);
     }
-    // Killed (timeout, maxBuffer): what the outputs hold now is kept too.
-    for p in piped.iter_mut().filter(|p| p.index != 0) {
-        read_available(p);
-    }
-    let status = match status {
-        Some(status) => status,
-        None => child
-            .wait()
-            .map_err(|e| Error::from_reason(e.to_string()))?,
+    let run = child
+        .communicate(exchange)
+        .map_err(|e| Error::from_reason(format!("fastspawn: spawnSync: {e}")))?;
+    let errno = match run.end {
+        RunEnd::TimedOut => libc::ETIMEDOUT,
+        RunEnd::OutputLimit => libc::ENOBUFS,
+        _ => 0,
     };
     let mut outputs: Vec<Option<Buffer>> = (0..nfds).map(|_| None).collect();
-    for p in piped {
-        if p.index != 0 {
-            outputs[p.index] = Some(Buffer::from(p.data));
-        }
+    for (index, collected) in indexes.into_iter().zip(run.outputs) {
+        outputs[index] = Some(Buffer::from(collected.data));
     }
     Ok(SyncRun {
         pid: child.id() as i32,
-        status: status.code().unwrap_or(-1),
-        signal: status.signal().unwrap_or(0),
+        status: run.status.code().unwrap_or(-1),
+        signal: run.status.signal().unwrap_or(0),
         errno: -errno,
         outputs,
     })
-}
-
-/// Reads what an output holds now, without waiting; closes it at its end
-/// (or on an error).
-fn read_available(p: &mut Piped) {
-    let Some(fd) = &p.fd else { return };
-    let mut buf = [0u8; 64 * 1024];
-    loop {
-        match rustix::io::read(fd.as_fd(), &mut buf) {
-            Ok(0) => break,
-            Ok(n) => p.data.extend_from_slice(&buf[..n]),
-            Err(rustix::io::Errno::AGAIN) => return,
-            Err(rustix::io::Errno::INTR) => {}
-            Err(_) => break,
-        }
-    }
-    p.fd = None;
 }

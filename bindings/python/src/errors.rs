@@ -67,7 +67,7 @@ pub fn from_fastspawn(
         }
     }
     let what = match step {
-        Step::Wait | Step::Signal | Step::Output => format!("child {program:?}"),
+        Step::Wait | Step::Signal | Step::Output | Step::Input => format!("child {program:?}"),
         _ => format!("spawning {program:?}"),
     };
     let context = format!("{what}: {step} failed");

@@ -1,80 +1,81 @@
-//! `run`: spawn, collect the output, wait, in one call with the GIL
-//! released: what `fastspawn.subprocess.run()` uses when nothing needs
-//! `Popen`'s Python machinery (no input, no timeout, no text mode), which
-//! costs more than the spawn itself.
+//! `run`: spawn, exchange input and output, wait, in one call with the
+//! GIL released: what `fastspawn.subprocess.run()` uses when nothing needs
+//! `Popen`'s Python machinery (bytes `input`, a `timeout`, no text mode),
+//! which costs more than the spawn itself. The exchange is the core's
+//! run-to-end, `Child::communicate` (`crates/fastspawn/src/exchange.rs`).
 
 use std::io;
-use std::os::fd::{AsFd, OwnedFd, RawFd};
+use std::os::fd::{OwnedFd, RawFd};
+use std::time::{Duration, Instant};
 
+use fastspawn::{Exchange, RunEnd};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use rustix::event::{PollFd, PollFlags};
 
 use crate::spawn::{Built, Request, build, simple_command};
 use crate::sys;
 
-/// Reads `out` and `err` (parent ends of pipes) to their ends, both at
-/// once, so that neither pipe fills up and stalls the child.
-fn read_both(out: Option<OwnedFd>, err: Option<OwnedFd>) -> io::Result<(Vec<u8>, Vec<u8>)> {
-    let mut ends = [out, err];
-    let mut data = [Vec::new(), Vec::new()];
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let ready: [bool; 2] = match (&ends[0], &ends[1]) {
-            (None, None) => break,
-            (Some(a), Some(b)) => {
-                let mut fds = [PollFd::new(a, PollFlags::IN), PollFd::new(b, PollFlags::IN)];
-                match rustix::event::poll(&mut fds, None) {
-                    Ok(_) => [!fds[0].revents().is_empty(), !fds[1].revents().is_empty()],
-                    Err(rustix::io::Errno::INTR) => continue,
-                    Err(e) => return Err(e.into()),
-                }
-            }
-            // One left: a blocking read on it.
-            (a, _) => [a.is_some(), a.is_none()],
-        };
-        for i in 0..2 {
-            if !ready[i] {
-                continue;
-            }
-            let fd = ends[i].as_ref().expect("a ready end is open").as_fd();
-            match rustix::io::read(fd, &mut buf[..]) {
-                Ok(0) => ends[i] = None,
-                Ok(n) => data[i].extend_from_slice(&buf[..n]),
-                Err(rustix::io::Errno::INTR) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-    }
-    let [out, err] = data;
-    Ok((out, err))
-}
-
-/// What `run` returns: pid, raw wait status, stdout and stderr (`None`
-/// where not piped).
+/// What `run` returns: pid, raw wait status, stdout, stderr (`None` where
+/// not piped, or, after a time-out, where nothing was read), how the
+/// time-out came (0: none; 1: during the exchange, as CPython's
+/// `communicate` raises it with the output read; 2: while waiting for the
+/// exit once the streams were done, as its `wait` raises it, without
+/// output), and for 2 the time that was left when the streams were done
+/// (the `timeout` CPython's `wait` reports).
 type Ran<'py> = (
     i32,
     i32,
     Option<Bound<'py, PyBytes>>,
     Option<Bound<'py, PyBytes>>,
+    u8,
+    f64,
 );
 
-/// Spawns `request`, reads the parent ends `out`/`err` (-1: none) to their
-/// ends, waits, and returns `(pid, raw wait status, stdout, stderr)`.
-/// `give` are fds of this call's pipes that the caller hands over (the
-/// child's ends, closed here right after the spawn).
+/// One output for Python: `None` if not piped; after a time-out during
+/// the exchange, `None` also when nothing was read from it and it did not
+/// end (CPython's `TimeoutExpired.output` is `None` until a read returned).
+fn to_py<'py>(
+    py: Python<'py>,
+    piped: bool,
+    collected: Option<fastspawn::Collected>,
+    timed_out: bool,
+) -> Option<Bound<'py, PyBytes>> {
+    let collected = collected.filter(|_| piped)?;
+    if timed_out && collected.data.is_empty() && !collected.at_end {
+        return None;
+    }
+    Some(PyBytes::new(py, &collected.data))
+}
+
+/// Spawns `request`, writes `input` to `stdin` (the parent's end of the
+/// child's stdin, handed over, -1: none), reads the parent ends `out`/`err`
+/// (-1: none) to their ends and waits, within `timeout` seconds (`None`:
+/// none; a timeout kills the child with `SIGKILL`, reaps it, and keeps the
+/// output read before the kill). `give` are fds of this call's pipes that
+/// the caller hands over (the child's ends, closed here right after the
+/// spawn). See [`Ran`] for what it returns.
 #[pyfunction]
+#[pyo3(signature = (request, give, out, err, stdin=-1, input=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
     request: Request<'py>,
     give: Vec<RawFd>,
     out: RawFd,
     err: RawFd,
+    stdin: RawFd,
+    input: Option<Bound<'py, PyBytes>>,
+    timeout: Option<f64>,
 ) -> PyResult<Ran<'py>> {
     let given: Vec<OwnedFd> = give
         .into_iter()
         .map(sys::take_fd)
         .collect::<io::Result<_>>()?;
+    let stdin = if stdin >= 0 {
+        Some(sys::take_fd(stdin)?)
+    } else {
+        None
+    };
     let out = if out >= 0 {
         Some(sys::dup_cloexec(out)?)
     } else {
@@ -86,13 +87,24 @@ pub fn run<'py>(
         None
     };
     let (want_out, want_err) = (out.is_some(), err.is_some());
+    // A timeout of 0 or less has passed already; one too large for a
+    // deadline is none.
+    let timeout = timeout.and_then(|t| {
+        if t > 0.0 {
+            Duration::try_from_secs_f64(t).ok()
+        } else {
+            Some(Duration::ZERO)
+        }
+    });
+    let input: &[u8] = input.as_ref().map_or(&[], |b| b.as_bytes());
     let Built {
         mut cmd,
         on_pool,
         names,
     } = build(request)?;
-    // Waited for right here: no pidfd needed (it costs a few µs).
-    cmd.pidfd(false);
+    // Waited for right here: no pidfd needed (it costs a few µs) unless a
+    // deadline has to see the exit.
+    cmd.pidfd(timeout.is_some());
     let pool = if on_pool {
         Some(crate::spawn::global_pool()?)
     } else {
@@ -109,31 +121,56 @@ pub fn run<'py>(
             rx.recv().expect("a spawner thread answers every job")
         } else {
             let spawned = cmd.spawn();
-            // The command holds duplicates of the pipes' write ends: closed
-            // now, or the reads below would never see the end.
+            // The command holds duplicates of the pipes' child ends: closed
+            // now, or the reads would never see the end.
             drop(cmd);
             spawned
         };
         drop(given);
-        let mut child = match spawned {
-            Ok(child) => child,
-            Err(e) => return Err(Ok(e)),
-        };
-        let read = read_both(out, err);
-        let status = child.wait();
-        let (stdout, stderr) = read.map_err(Err)?;
-        let status = status.map_err(Ok)?;
-        Ok((child.id() as i32, status.into_raw(), stdout, stderr))
+        let mut child = spawned?;
+        let mut exchange = Exchange::new()
+            .kill_signal(libc::SIGKILL)
+            // CPython's run() keeps what was read before its time-out.
+            .read_after_kill(false);
+        if let Some(stdin) = stdin {
+            exchange = exchange.input(stdin, input);
+        }
+        for fd in [out, err].into_iter().flatten() {
+            exchange = exchange.output(fd);
+        }
+        if let Some(timeout) = timeout {
+            exchange = exchange.timeout(timeout);
+        }
+        let started = Instant::now();
+        let run = child.communicate(exchange)?;
+        Ok((child.id() as i32, run, started))
     });
     match result {
-        Ok((pid, status, stdout, stderr)) => Ok((
-            pid,
-            status,
-            want_out.then(|| PyBytes::new(py, &stdout)),
-            want_err.then(|| PyBytes::new(py, &stderr)),
-        )),
-        Err(Ok(e)) => Err(names.error(py, e)),
-        Err(Err(e)) => Err(e.into()),
+        Ok((pid, run, started)) => {
+            let (timed_out, left) = match (run.end, run.streams_done) {
+                (RunEnd::TimedOut, Some(done)) => {
+                    let spent = done.saturating_duration_since(started).as_secs_f64();
+                    (2, timeout.map_or(0.0, |t| t.as_secs_f64()) - spent)
+                }
+                (RunEnd::TimedOut, None) => (1, 0.0),
+                _ => (0, 0.0),
+            };
+            let mut outputs = run.outputs.into_iter();
+            let stdout = if want_out { outputs.next() } else { None };
+            let stderr = if want_err { outputs.next() } else { None };
+            // Timed out while waiting for the exit: CPython's wait() raises
+            // without the output.
+            let (stdout, stderr) = if timed_out == 2 {
+                (None, None)
+            } else {
+                (
+                    to_py(py, want_out, stdout, timed_out == 1),
+                    to_py(py, want_err, stderr, timed_out == 1),
+                )
+            };
+            Ok((pid, run.status.into_raw(), stdout, stderr, timed_out, left))
+        }
+        Err(e) => Err(names.error(py, e)),
     }
 }
 

@@ -444,7 +444,8 @@ def test_recycled_pid_is_not_signalled_after_the_reap(no_leaks):
 
 
 def test_run_and_call_skip_popen_when_they_can(monkeypatch, no_leaks):
-    # run()/call() without input, timeout or text mode spawn, read and wait
+    # run()/call() without text mode (run() with bytes input and a timeout too:
+    # tests/test_run_exchange.py) spawn, read and wait
     # in one call to the extension; the results stay the standard library's.
     def fail(*args, **kwargs):
         raise AssertionError("Popen used")

@@ -189,16 +189,26 @@ impl Child {
     }
 
     /// Closes stdin, reads stdout and stderr to their ends (both at once, so
-    /// neither pipe can fill up and stall the child), then waits.
+    /// neither pipe can fill up and stall the child), then waits: a
+    /// [`communicate`](Self::communicate) with the child's own stdout and
+    /// stderr as the outputs, and no deadline.
     pub fn wait_with_output(mut self) -> Result<Output> {
-        drop(self.stdin.take());
-        let (stdout, stderr) = sys::io::read2(self.stdout.take(), self.stderr.take())
-            .map_err(|err| Error::io(&self.program, Step::Output, err))?;
-        let status = self.wait()?;
+        let (has_out, has_err) = (self.stdout.is_some(), self.stderr.is_some());
+        let mut exchange = crate::Exchange::new();
+        if let Some(out) = self.stdout.take() {
+            exchange = exchange.output(out);
+        }
+        if let Some(err) = self.stderr.take() {
+            exchange = exchange.output(err);
+        }
+        let run = self.communicate(exchange)?;
+        let mut outputs = run.outputs.into_iter().map(|o| o.data);
+        let stdout = if has_out { outputs.next() } else { None };
+        let stderr = if has_err { outputs.next() } else { None };
         Ok(Output {
-            status,
-            stdout,
-            stderr,
+            status: run.status,
+            stdout: stdout.unwrap_or_default(),
+            stderr: stderr.unwrap_or_default(),
         })
     }
 }

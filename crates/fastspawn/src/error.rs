@@ -66,6 +66,8 @@ pub enum Step {
     Signal,
     /// Reading the child's output.
     Output,
+    /// Writing the child's input ([`Child::communicate`](crate::Child::communicate)).
+    Input,
     /// Setting up the child's containment before the clone (creating its
     /// cgroup, applying limits, the session fallback); says which file or
     /// directory.
@@ -99,6 +101,7 @@ impl fmt::Display for Step {
             Step::Wait => f.write_str("waiting"),
             Step::Signal => f.write_str("sending a signal"),
             Step::Output => f.write_str("reading its output"),
+            Step::Input => f.write_str("writing its input"),
             Step::Contain(what) | Step::Tree(what) => f.write_str(what),
         }
     }
@@ -194,7 +197,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.step {
             // After the spawn: the error is about a running child.
-            Step::Wait | Step::Signal | Step::Output | Step::Tree(_) => {
+            Step::Wait | Step::Signal | Step::Output | Step::Input | Step::Tree(_) => {
                 write!(f, "child {:?}: {} failed: ", self.program, self.step)?
             }
             _ => write!(f, "spawning {:?}: {} failed: ", self.program, self.step)?,

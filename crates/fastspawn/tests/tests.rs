@@ -11,6 +11,7 @@ mod util;
 #[cfg(feature = "tokio")]
 mod asynchronous;
 mod behaviour;
+mod communicate;
 mod credentials;
 mod engines;
 mod errors;

@@ -41,6 +41,7 @@ fork path), made on first use and valid while the ``Popen`` lives.
 """
 
 import collections
+import math as _math
 import os
 import signal as _signal
 import subprocess as _std
@@ -703,16 +704,26 @@ _FAST_KEYS = frozenset((
 ))  # fmt: skip
 
 
-def _fast(popenargs, kwargs):
-    """Whether a run()/call() can skip Popen: no text mode, no input, no
-    timeout (the callers check those two), stdio that is inherited, DEVNULL
-    or a pipe read to its end."""
+def _fast(popenargs, kwargs, stdin_pipe=False):
+    """Whether a run()/call() can skip Popen: no text mode, stdio that is
+    inherited, DEVNULL or a pipe read to its end, and stdin a pipe only
+    when ``stdin_pipe`` (run()'s bytes input; the callers check the input
+    and the timeout, see _fast_exchange)."""
     return (
         len(popenargs) == 1
         and _FAST_KEYS.issuperset(kwargs)
-        and kwargs.get("stdin") in (None, DEVNULL)
+        and kwargs.get("stdin") in ((None, DEVNULL, PIPE) if stdin_pipe else (None, DEVNULL))
         and kwargs.get("stdout") in (None, PIPE, DEVNULL)
         and kwargs.get("stderr") in (None, PIPE, DEVNULL, STDOUT)
+    )
+
+
+def _fast_exchange(input, timeout):
+    """Whether run()'s input and timeout can be handed to the native run:
+    bytes (immutable, so it can be read with the GIL released) or none, a
+    finite number of seconds or none."""
+    return (input is None or type(input) is bytes) and (
+        timeout is None or (type(timeout) in (int, float) and _math.isfinite(timeout))
     )
 
 
@@ -720,9 +731,12 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
               shell=False, close_fds=True, pass_fds=(), restore_signals=True,
               start_new_session=False, process_group=None, umask=-1, user=None, group=None,
               extra_groups=None, pdeathsig=None, rlimits=None, cgroup=None, fds=None,
-              require_vfork=False, contain=False, require_contained=False):  # fmt: skip
-    """Spawn, read the pipes to their ends and wait, in one call with the
-    GIL released. Returns (return code, stdout, stderr)."""
+              require_vfork=False, contain=False, require_contained=False, input=None,
+              timeout=None):  # fmt: skip
+    """Spawn, write ``input`` (bytes) to a piped stdin, read the pipes to
+    their ends and wait, within ``timeout`` seconds, in one call with the
+    GIL released (the core's Child::communicate). Returns (return code,
+    stdout, stderr, timed out, time left): see run.rs's ``Ran``."""
     if pass_fds and not close_fds:
         import warnings
 
@@ -742,25 +756,36 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
             devnull = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
             keep.append(devnull)
         ends = {}
-        for fd, spec in ((1, stdout), (2, stderr)):
+        for fd, spec in ((0, stdin), (1, stdout), (2, stderr)):
             if spec == PIPE:
                 r, w = os.pipe()
-                keep.append(r)
-                give.append(w)
+                # The child's end is handed over (closed after the spawn);
+                # stdin's write end too (closed by the run when the input
+                # is written); the outputs' read ends are read from a copy.
+                if fd == 0:
+                    give += (r, w)
+                else:
+                    keep.append(r)
+                    give.append(w)
                 ends[fd] = (r, w)
-        child_in = devnull if stdin == DEVNULL else -1
+        child_in = ends[0][0] if 0 in ends else devnull if stdin == DEVNULL else -1
         child_out = ends[1][1] if 1 in ends else devnull if stdout == DEVNULL else -1
         if stderr == STDOUT:
             child_err = child_out if child_out != -1 else 1
         else:
             child_err = ends[2][1] if 2 in ends else devnull if stderr == DEVNULL else -1
+        parent_in = ends[0][1] if 0 in ends else -1
+        child_ends = [fd for fd in give if fd != parent_in]
 
         def start(request):
             nonlocal handed
             handed = True
-            return _fastspawn.run(request, give, ends.get(1, (-1,))[0], ends.get(2, (-1,))[0])
+            return _fastspawn.run(
+                request, child_ends, ends.get(1, (-1,))[0], ends.get(2, (-1,))[0], parent_in,
+                input, timeout,
+            )  # fmt: skip
 
-        _pid, status, out, err = _start(
+        _pid, status, out, err, timed_out, left = _start(
             start, args, executable, shell, cwd, env, (child_in, child_out, child_err),
             pass_fds, close_fds, start_new_session, process_group, uid, gid, gids, umask,
             restore_signals, extras,
@@ -768,7 +793,7 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
     finally:
         for fd in keep if handed else keep + give:
             os.close(fd)
-    return os.waitstatus_to_exitcode(status), out, err
+    return os.waitstatus_to_exitcode(status), out, err, timed_out, left
 
 
 def run(*popenargs, input=None, capture_output=False, timeout=None, check=False, **kwargs):
@@ -797,8 +822,17 @@ def run(*popenargs, input=None, capture_output=False, timeout=None, check=False,
             raise ValueError("stdout and stderr arguments may not be used with capture_output.")
         kwargs["stdout"] = PIPE
         kwargs["stderr"] = PIPE
-    if input is None and timeout is None and _fast(popenargs, kwargs):
-        retcode, stdout, stderr = _run_fast(popenargs[0], **kwargs)
+    if _fast_exchange(input, timeout) and _fast(popenargs, kwargs, input is not None):
+        retcode, stdout, stderr, timed_out, left = _run_fast(
+            popenargs[0], input=input, timeout=timeout, **kwargs
+        )
+        if timed_out:
+            # As CPython's run(): the child killed and reaped; the output
+            # read before the time-out (communicate's), or none when it came
+            # in the wait for the exit (wait's, with the time then left).
+            raise TimeoutExpired(
+                popenargs[0], timeout if timed_out == 1 else left, output=stdout, stderr=stderr
+            )
         if check and retcode:
             raise CalledProcessError(retcode, popenargs[0], output=stdout, stderr=stderr)
         return CompletedProcess(popenargs[0], retcode, stdout, stderr)
