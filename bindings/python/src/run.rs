@@ -8,7 +8,8 @@ use std::io;
 use std::os::fd::{OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-use fastspawn::{Exchange, RunEnd};
+use fastspawn::{Child, Communicated, Exchange, RunEnd};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -45,6 +46,41 @@ fn to_py<'py>(
         return None;
     }
     Some(PyBytes::new(py, &collected.data))
+}
+
+/// Runs `exchange` on `child` (the GIL released) with Python's signal
+/// handlers run each time a signal interrupts the wait, as CPython's own
+/// waits do (PEP 475). A handler that raises ends the run the way
+/// CPython's `run()` ends on it: after a `KeyboardInterrupt` the child gets
+/// 0.25 s to exit (a terminal's Ctrl-C reached it too), after any other
+/// exception none; then it is killed and reaped, and the exception is in
+/// `raised`.
+fn communicate_with_signals(
+    child: &mut Child,
+    exchange: Exchange<'_>,
+    raised: &mut Option<PyErr>,
+) -> fastspawn::Result<Communicated> {
+    let mut keyboard = false;
+    let result = child.communicate(exchange.on_interrupt(|| {
+        Python::attach(|py| match py.check_signals() {
+            Ok(()) => true,
+            Err(err) => {
+                keyboard = err.is_instance_of::<PyKeyboardInterrupt>(py);
+                *raised = Some(err);
+                false
+            }
+        })
+    }));
+    if raised.is_some() {
+        let grace = if keyboard {
+            Duration::from_millis(250)
+        } else {
+            Duration::ZERO
+        };
+        // Killed with SIGKILL if still running after the grace, and reaped.
+        let _ = child.communicate(Exchange::new().timeout(grace));
+    }
+    result
 }
 
 /// Spawns `request`, writes `input` to `stdin` (the parent's end of the
@@ -110,7 +146,8 @@ pub fn run<'py>(
     } else {
         None
     };
-    let result = py.detach(move || {
+    let mut raised = None;
+    let result = py.detach(|| {
         let spawned = if let Some(pool) = pool {
             let (tx, rx) = std::sync::mpsc::channel();
             pool.run(move || {
@@ -142,9 +179,12 @@ pub fn run<'py>(
             exchange = exchange.timeout(timeout);
         }
         let started = Instant::now();
-        let run = child.communicate(exchange)?;
+        let run = communicate_with_signals(&mut child, exchange, &mut raised)?;
         Ok((child.id() as i32, run, started))
     });
+    if let Some(err) = raised {
+        return Err(err);
+    }
     match result {
         Ok((pid, run, started)) => {
             let (timed_out, left) = match (run.end, run.streams_done) {
@@ -185,9 +225,17 @@ pub fn run_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<i32>
     };
     // Waited for right here: no pidfd needed (it costs a few µs).
     cmd.pidfd(false);
-    let result = py.detach(move || cmd.spawn()?.wait());
+    let mut raised = None;
+    let result = py.detach(|| {
+        let mut child = cmd.spawn()?;
+        drop(cmd);
+        communicate_with_signals(&mut child, Exchange::new(), &mut raised)
+    });
+    if let Some(err) = raised {
+        return Err(err);
+    }
     match result {
-        Ok(status) => Ok(Some(status.into_raw())),
+        Ok(run) => Ok(Some(run.status.into_raw())),
         Err(e) => Err(names.error(py, e)),
     }
 }

@@ -5,6 +5,7 @@ library's run(): the same calls, the same results and exceptions."""
 import os
 import signal
 import subprocess as std
+import time
 
 import pytest
 
@@ -151,24 +152,60 @@ def test_what_the_native_path_does_not_take_goes_through_popen(kwargs, no_leaks)
         assert (a.args, a.returncode, a.stdout) == (b.args, b.returncode, b.stdout)
 
 
-def test_a_signal_handler_runs_when_the_native_run_ends(tmp_path, no_leaks):
-    # A kept difference (README, "Differences from the standard library"):
-    # the native run holds no GIL and restarts its poll on EINTR, so a
-    # Python signal handler runs once the run has ended, where the standard
-    # library's communicate() is interrupted and run() kills the child.
-    class Interrupted(Exception):
-        pass
+class Raised(Exception):
+    pass
 
-    def handler(signum, frame):
-        raise Interrupted
 
-    old = signal.signal(signal.SIGUSR1, handler)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"input": b"", "capture_output": True, "timeout": 30},
+        {"capture_output": True},
+        {},  # run(args) alone: the one-call path
+    ],
+    ids=["input+timeout", "capture", "args-only"],
+)
+@pytest.mark.parametrize(
+    "signum, raises, made",
+    [
+        # A handler that raises: run() kills the child at once.
+        (signal.SIGUSR1, Raised, False),
+        # KeyboardInterrupt: the child gets 0.25 s first (it ends in 0.1).
+        (signal.SIGINT, KeyboardInterrupt, True),
+        # A handler that returns: the run goes on to the child's end.
+        (signal.SIGUSR2, None, True),
+    ],
+    ids=["raises", "keyboard-interrupt", "returns"],
+)
+def test_a_signal_handler_runs_during_the_native_run(
+    tmp_path, native, no_leaks, kwargs, signum, raises, made
+):
+    # As CPython's waits (PEP 475): the handler runs when the signal comes,
+    # and an exception it raises ends run() as the standard library's does.
+    ran = []
+
+    def handler(signo, frame):
+        ran.append(signo)
+        if signo == signal.SIGUSR1:
+            raise Raised
+        if signo == signal.SIGINT:
+            raise KeyboardInterrupt
+
+    old = signal.signal(signum, handler)
     try:
         for m in (std, fs):
-            mark = tmp_path / m.__name__
-            script = f"kill -USR1 $PPID; sleep 0.5; echo done > {mark}"
-            with pytest.raises(Interrupted):
-                m.run(["sh", "-c", script], input=b"", capture_output=True, timeout=30)
-            assert mark.exists() == (m is fs), m.__name__
+            ran.clear()
+            mark = tmp_path / f"{m.__name__}-{signum}"
+            pause = "0.1" if signum == signal.SIGINT else "0.5"
+            script = f"kill -{signum} $PPID; sleep {pause}; echo done > {mark}"
+            if raises is None:
+                assert m.run(["sh", "-c", script], **kwargs).returncode == 0
+            else:
+                with pytest.raises(raises):
+                    m.run(["sh", "-c", script], **kwargs)
+            assert ran == [signum], m.__name__
+            # The child was killed before its end, or not.
+            time.sleep(0.7 if not made else 0)
+            assert mark.exists() == made, m.__name__
     finally:
-        signal.signal(signal.SIGUSR1, old)
+        signal.signal(signum, old)

@@ -161,6 +161,19 @@ impl Child {
         Ok(self.status)
     }
 
+    /// [`wait`](Self::wait), but `None` when a signal interrupts it
+    /// (`EINTR`; a child the kernel reaps itself is waited for whole).
+    pub(crate) fn wait_interruptible(&mut self) -> Result<Option<ExitStatus>> {
+        drop(self.stdin.take());
+        if self.status.is_some() || self.autoreaped {
+            return self.wait().map(Some);
+        }
+        let raw = sys::wait::wait_interruptible(self.pidfd_made(), self.pid)
+            .map_err(|err| Error::io(&self.program, Step::Wait, err))?;
+        self.status = raw.map(ExitStatus);
+        Ok(self.status)
+    }
+
     fn wait_raw(&self, nohang: bool) -> std::io::Result<Option<i32>> {
         sys::wait::wait_reaped_or_not(self.pidfd_made(), self.pid, self.autoreaped, nohang)
     }

@@ -52,6 +52,7 @@ pub struct Exchange<'a> {
     output_limit: Option<usize>,
     kill_signal: i32,
     read_after_kill: bool,
+    on_interrupt: Option<Box<dyn FnMut() -> bool + 'a>>,
 }
 
 impl Default for Exchange<'_> {
@@ -71,6 +72,7 @@ impl<'a> Exchange<'a> {
             output_limit: None,
             kill_signal: libc::SIGKILL,
             read_after_kill: true,
+            on_interrupt: None,
         }
     }
 
@@ -124,6 +126,23 @@ impl<'a> Exchange<'a> {
         self.read_after_kill = read;
         self
     }
+
+    /// Calls `go_on` on the calling thread each time a signal handler
+    /// interrupts the run's `poll`, `read`, `write` or wait (`EINTR`), so
+    /// that the caller can act on the signal (a Python binding runs its
+    /// signal handlers there). Returning `true` goes on with the run;
+    /// `false` ends it at once with an error of kind
+    /// [`Interrupted`](std::io::ErrorKind::Interrupted), leaving the child
+    /// as it is (running, or exited and not reaped) for the caller to kill
+    /// and wait for; the streams are closed. Only a signal delivered to
+    /// this thread interrupts it, and a handler installed with
+    /// `SA_RESTART` interrupts only the `poll`. Once a time-out or the
+    /// output limit has killed the child, `go_on` is not called: the run
+    /// ends with the exit.
+    pub fn on_interrupt(mut self, go_on: impl FnMut() -> bool + 'a) -> Self {
+        self.on_interrupt = Some(Box::new(go_on));
+        self
+    }
 }
 
 impl fmt::Debug for Exchange<'_> {
@@ -138,6 +157,7 @@ impl fmt::Debug for Exchange<'_> {
             .field("output_limit", &self.output_limit)
             .field("kill_signal", &self.kill_signal)
             .field("read_after_kill", &self.read_after_kill)
+            .field("on_interrupt", &self.on_interrupt.is_some())
             .finish()
     }
 }
@@ -211,6 +231,8 @@ enum Io {
     Moved,
     /// Nothing to move now (`EAGAIN`).
     WouldBlock,
+    /// A signal interrupted the call (`EINTR`): try again.
+    Interrupted,
     /// The stream is done.
     Done,
 }
@@ -234,7 +256,7 @@ impl Reading {
                 Ok(Io::Moved)
             }
             Err(Errno::AGAIN) => Ok(Io::WouldBlock),
-            Err(Errno::INTR) => Ok(Io::Moved),
+            Err(Errno::INTR) => Ok(Io::Interrupted),
             // A socket whose peer closed with data unread: its end.
             Err(Errno::CONNRESET) => {
                 self.fd = None;
@@ -260,7 +282,7 @@ impl Writing<'_> {
                 })
             }
             Err(Errno::AGAIN) => Ok(Io::WouldBlock),
-            Err(Errno::INTR) => Ok(Io::Moved),
+            Err(Errno::INTR) => Ok(Io::Interrupted),
             // The child closed its end: it reads no more input.
             Err(Errno::PIPE | Errno::CONNRESET) => Ok(Io::Done),
             Err(e) => Err(e),
@@ -332,10 +354,17 @@ impl Child {
             output_limit,
             kill_signal,
             read_after_kill,
+            mut on_interrupt,
         } = exchange;
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let program = self.program.clone();
         let fail = |step: Step, errno: Errno| Error::io(&program, step, errno.into());
+        let on_interrupt_set = on_interrupt.is_some();
+        // A signal interrupted a call of `step`: go on, or end the run.
+        let mut interrupted = |step: Step| match on_interrupt.as_mut().map(|go_on| go_on()) {
+            Some(false) => Err(fail(step, Errno::INTR)),
+            _ => Ok(()),
+        };
 
         let mut input = match input {
             Some((fd, data)) if !data.is_empty() => {
@@ -411,6 +440,8 @@ impl Child {
                     }
                 }
                 if !poll_once(&mut fds, left).map_err(|e| fail(Step::Output, e))? {
+                    drop(fds);
+                    interrupted(Step::Output)?;
                     continue;
                 }
                 let mut ready = fds.iter().map(|fd| !fd.revents().is_empty());
@@ -430,15 +461,18 @@ impl Child {
                 match step {
                     Io::Done => input = None,
                     Io::WouldBlock => blocked = true,
+                    Io::Interrupted => interrupted(Step::Input)?,
                     Io::Moved => {}
                 }
             }
             for i in ready_out {
-                if let Io::WouldBlock = outs[i]
+                match outs[i]
                     .read_once(&mut total)
                     .map_err(|e| fail(Step::Output, e))?
                 {
-                    blocked = true;
+                    Io::WouldBlock => blocked = true,
+                    Io::Interrupted => interrupted(Step::Output)?,
+                    Io::Moved | Io::Done => {}
                 }
             }
         }
@@ -446,6 +480,12 @@ impl Child {
         // 2. The streams are done: the exit, within the deadline.
         if end == RunEnd::Exited {
             let status = match deadline {
+                None if on_interrupt_set => loop {
+                    match self.wait_interruptible()? {
+                        Some(status) => break status,
+                        None => interrupted(Step::Wait)?,
+                    }
+                },
                 None => self.wait()?,
                 Some(deadline) => loop {
                     if let Some(status) = self.try_wait()? {
@@ -459,8 +499,13 @@ impl Child {
                         self.send_signal(kill_signal)?;
                         break self.wait()?;
                     };
-                    self.wait_readable(left, &mut [])
-                        .map_err(|e| fail(Step::Wait, e))?;
+                    if self
+                        .wait_readable(left, &mut [])
+                        .map_err(|e| fail(Step::Wait, e))?
+                        .is_none()
+                    {
+                        interrupted(Step::Wait)?;
+                    }
                 },
             };
             return Ok(self.finish(status, outs, end, input_written, streams_done));
@@ -479,7 +524,7 @@ impl Child {
             let ready = self
                 .wait_readable(Duration::MAX, &mut outs)
                 .map_err(|e| fail(Step::Wait, e))?;
-            for i in ready {
+            for i in ready.into_iter().flatten() {
                 outs[i]
                     .read_once(&mut total)
                     .map_err(|e| fail(Step::Output, e))?;
@@ -523,12 +568,12 @@ impl Child {
 
     /// Waits up to `wait` for the child's exit (its pidfd, or at most
     /// 10 ms without one) or one of `outs` to be readable; returns which
-    /// outputs are.
+    /// outputs are, `None` when a signal interrupted the wait.
     fn wait_readable(
         &self,
         wait: Duration,
         outs: &mut [Reading],
-    ) -> std::result::Result<smallvec::SmallVec<[usize; 4]>, Errno> {
+    ) -> std::result::Result<Option<smallvec::SmallVec<[usize; 4]>>, Errno> {
         let pidfd = self.pidfd();
         let wait = match pidfd {
             Some(_) => wait,
@@ -547,15 +592,17 @@ impl Child {
         }
         let wait = (wait != Duration::MAX).then_some(wait);
         if !poll_once(&mut fds, wait)? {
-            return Ok(Default::default());
+            return Ok(None);
         }
         let skip = usize::from(pidfd.is_some());
-        Ok(fds[skip..]
-            .iter()
-            .zip(which)
-            .filter(|(fd, _)| !fd.revents().is_empty())
-            .map(|(_, i)| i)
-            .collect())
+        Ok(Some(
+            fds[skip..]
+                .iter()
+                .zip(which)
+                .filter(|(fd, _)| !fd.revents().is_empty())
+                .map(|(_, i)| i)
+                .collect(),
+        ))
     }
 
     fn finish(

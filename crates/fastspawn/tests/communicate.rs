@@ -357,3 +357,100 @@ fn wait_with_output_is_a_communicate_and_keeps_std_semantics() {
     assert_eq!(text, "hi\n");
     let _ = out.as_raw_fd();
 }
+
+/// A real-time signal nobody else in the test binary uses, with a handler
+/// that does nothing (installed without `SA_RESTART`, as Python's are), so
+/// that it interrupts the thread it is sent to.
+fn interrupting_signal() -> i32 {
+    extern "C" fn nothing(_: i32) {}
+    let signal = libc::SIGRTMIN() + 3;
+    // SAFETY: a zeroed sigaction with a handler that touches nothing.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = nothing as extern "C" fn(i32) as usize;
+        libc::sigemptyset(&mut action.sa_mask);
+        assert_eq!(libc::sigaction(signal, &action, std::ptr::null_mut()), 0);
+    }
+    signal
+}
+
+/// Sends `signal` to the calling thread `times` times, `every` apart, from
+/// a thread of its own; joined by the caller.
+fn interrupt_me(signal: i32, times: usize, every: Duration) -> std::thread::JoinHandle<()> {
+    // SAFETY: pthread_self has no preconditions.
+    let me = unsafe { libc::pthread_self() };
+    std::thread::spawn(move || {
+        for _ in 0..times {
+            std::thread::sleep(every);
+            // SAFETY: `me` is the test's thread, alive until it joins this one.
+            unsafe { libc::pthread_kill(me, signal) };
+        }
+    })
+}
+
+#[test]
+fn a_signal_calls_on_interrupt_and_the_run_goes_on() {
+    let _g = util::shared();
+    let signal = interrupting_signal();
+    // The streams' poll (a deadline), then the wait after them (none).
+    for (script, timeout) in [
+        ("sleep 0.4; echo done", Some(Duration::from_secs(20))),
+        ("exec >&-; sleep 0.4; exit 3", None),
+    ] {
+        let mut child = sh(script).stdout(Stdio::piped()).spawn().expect("spawn");
+        let mut calls = 0;
+        let mut exchange = Exchange::new()
+            .output(child.stdout.take().unwrap())
+            .on_interrupt(|| {
+                calls += 1;
+                true
+            });
+        if let Some(timeout) = timeout {
+            exchange = exchange.timeout(timeout);
+        }
+        let sender = interrupt_me(signal, 3, Duration::from_millis(50));
+        let run = child.communicate(exchange).expect("communicate");
+        sender.join().unwrap();
+        assert_eq!(run.end, RunEnd::Exited, "{script}");
+        if timeout.is_some() {
+            assert_eq!(run.outputs[0].data, b"done\n");
+            assert_eq!(run.status.code(), Some(0));
+        } else {
+            assert_eq!(run.status.code(), Some(3));
+        }
+        assert_eq!(calls, 3, "{script}: one call per signal");
+    }
+}
+
+#[test]
+fn on_interrupt_returning_false_ends_the_run_and_leaves_the_child() {
+    let _g = util::shared();
+    let signal = interrupting_signal();
+    // In the streams (a blocking read, no deadline), then in the wait.
+    for script in ["exec sleep 30", "exec >&-; exec sleep 30"] {
+        let mut child = sh(script).stdout(Stdio::piped()).spawn().expect("spawn");
+        let exchange = Exchange::new()
+            .output(child.stdout.take().unwrap())
+            .on_interrupt(|| false);
+        let sender = interrupt_me(signal, 1, Duration::from_millis(100));
+        let started = Instant::now();
+        let err = child.communicate(exchange).expect_err("interrupted");
+        sender.join().unwrap();
+        assert_eq!(
+            err.kind(),
+            std::io::ErrorKind::Interrupted,
+            "{script}: {err}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{script}: ended by the signal"
+        );
+        assert_eq!(
+            child.try_wait().expect("try_wait"),
+            None,
+            "{script}: left running"
+        );
+        child.kill().expect("kill");
+        assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+    }
+}

@@ -17,38 +17,59 @@ use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 use rustix::process::{Pid, WaitId, WaitIdOptions, WaitIdStatus, WaitOptions};
 
 /// Waits for the child to exit; with `nohang`, returns `None` if it has not.
-/// The result is a raw wait status, as `waitpid` reports it.
+/// The result is a raw wait status, as `waitpid` reports it. A signal's
+/// interruption (`EINTR`) restarts the wait.
 pub(crate) fn wait(
     pidfd: Option<BorrowedFd<'_>>,
     pid: i32,
     nohang: bool,
 ) -> io::Result<Option<i32>> {
     loop {
-        let result = match pidfd {
-            Some(fd) => {
-                let mut options = WaitIdOptions::EXITED;
-                if nohang {
-                    options |= WaitIdOptions::NOHANG;
-                }
-                rustix::process::waitid(WaitId::PidFd(fd), options)
-                    .map(|status| status.map(|s| raw_status(&s)))
-            }
-            None => {
-                let pid =
-                    Pid::from_raw(pid).ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))?;
-                let options = if nohang {
-                    WaitOptions::NOHANG
-                } else {
-                    WaitOptions::empty()
-                };
-                rustix::process::waitpid(Some(pid), options)
-                    .map(|status| status.map(|(_, s)| s.as_raw()))
-            }
-        };
-        match result {
+        match wait_call(pidfd, pid, nohang) {
             Err(rustix::io::Errno::INTR) => continue,
             Err(errno) => return Err(errno.into()),
             Ok(status) => return Ok(status),
+        }
+    }
+}
+
+/// One blocking wait for the child's exit, as [`wait`] without `nohang`,
+/// but `None` when a signal interrupts it (`EINTR`).
+pub(crate) fn wait_interruptible(
+    pidfd: Option<BorrowedFd<'_>>,
+    pid: i32,
+) -> io::Result<Option<i32>> {
+    match wait_call(pidfd, pid, false) {
+        Err(rustix::io::Errno::INTR) => Ok(None),
+        Err(errno) => Err(errno.into()),
+        Ok(status) => Ok(Some(status.expect("a blocking wait returns a status"))),
+    }
+}
+
+/// One `waitid(P_PIDFD)`, or `waitpid` by pid without a pidfd.
+fn wait_call(
+    pidfd: Option<BorrowedFd<'_>>,
+    pid: i32,
+    nohang: bool,
+) -> Result<Option<i32>, rustix::io::Errno> {
+    match pidfd {
+        Some(fd) => {
+            let mut options = WaitIdOptions::EXITED;
+            if nohang {
+                options |= WaitIdOptions::NOHANG;
+            }
+            rustix::process::waitid(WaitId::PidFd(fd), options)
+                .map(|status| status.map(|s| raw_status(&s)))
+        }
+        None => {
+            let pid = Pid::from_raw(pid).ok_or(rustix::io::Errno::CHILD)?;
+            let options = if nohang {
+                WaitOptions::NOHANG
+            } else {
+                WaitOptions::empty()
+            };
+            rustix::process::waitpid(Some(pid), options)
+                .map(|status| status.map(|(_, s)| s.as_raw()))
         }
     }
 }
