@@ -136,17 +136,11 @@ impl Child {
     /// Waits for the child to exit. Closes the child's stdin first, so a
     /// child that reads until end of input finishes.
     pub fn wait(&mut self) -> Result<ExitStatus> {
-        drop(self.stdin.take());
-        if let Some(status) = self.status {
-            return Ok(status);
+        loop {
+            if let Some(status) = self.wait_interruptible()? {
+                return Ok(status);
+            }
         }
-        let raw = self
-            .wait_raw(false)
-            .map_err(|err| Error::io(&self.program, Step::Wait, err))?
-            .expect("a blocking wait returns a status");
-        let status = ExitStatus(raw);
-        self.status = Some(status);
-        Ok(status)
     }
 
     /// Returns the exit status if the child has exited, without blocking.
@@ -165,11 +159,15 @@ impl Child {
     /// (`EINTR`; a child the kernel reaps itself is waited for whole).
     pub(crate) fn wait_interruptible(&mut self) -> Result<Option<ExitStatus>> {
         drop(self.stdin.take());
-        if self.status.is_some() || self.autoreaped {
-            return self.wait().map(Some);
+        if self.status.is_some() {
+            return Ok(self.status);
         }
-        let raw = sys::wait::wait_interruptible(self.pidfd_made(), self.pid)
-            .map_err(|err| Error::io(&self.program, Step::Wait, err))?;
+        let raw = if self.autoreaped {
+            self.wait_raw(false)
+        } else {
+            sys::wait::wait_interruptible(self.pidfd_made(), self.pid)
+        }
+        .map_err(|err| Error::io(&self.program, Step::Wait, err))?;
         self.status = raw.map(ExitStatus);
         Ok(self.status)
     }

@@ -9,6 +9,7 @@
 //!
 //! How a run goes, and what is an error: [`Child::communicate`].
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
@@ -290,6 +291,11 @@ impl Writing<'_> {
     }
 }
 
+/// The error of a failed call of the run's `step`.
+fn fail(program: &OsStr, step: Step, errno: Errno) -> Error {
+    Error::io(program, step, errno.into())
+}
+
 /// One `poll`; false when interrupted (`EINTR`: the caller's loop goes
 /// round again).
 fn poll_once(fds: &mut [PollFd<'_>], wait: Option<Duration>) -> std::result::Result<bool, Errno> {
@@ -357,18 +363,18 @@ impl Child {
             mut on_interrupt,
         } = exchange;
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
-        let program = self.program.clone();
-        let fail = |step: Step, errno: Errno| Error::io(&program, step, errno.into());
         let on_interrupt_set = on_interrupt.is_some();
         // A signal interrupted a call of `step`: go on, or end the run.
-        let mut interrupted = |step: Step| match on_interrupt.as_mut().map(|go_on| go_on()) {
-            Some(false) => Err(fail(step, Errno::INTR)),
-            _ => Ok(()),
-        };
+        let mut interrupted =
+            |program: &OsStr, step: Step| match on_interrupt.as_mut().map(|go_on| go_on()) {
+                Some(false) => Err(fail(program, step, Errno::INTR)),
+                _ => Ok(()),
+            };
 
         let mut input = match input {
             Some((fd, data)) if !data.is_empty() => {
-                rustix::io::ioctl_fionbio(&fd, true).map_err(|e| fail(Step::Input, e))?;
+                rustix::io::ioctl_fionbio(&fd, true)
+                    .map_err(|e| fail(&self.program, Step::Input, e))?;
                 Some(Writing {
                     fd,
                     data,
@@ -439,9 +445,9 @@ impl Child {
                         fds.push(PollFd::new(fd, PollFlags::IN));
                     }
                 }
-                if !poll_once(&mut fds, left).map_err(|e| fail(Step::Output, e))? {
+                if !poll_once(&mut fds, left).map_err(|e| fail(&self.program, Step::Output, e))? {
                     drop(fds);
-                    interrupted(Step::Output)?;
+                    interrupted(&self.program, Step::Output)?;
                     continue;
                 }
                 let mut ready = fds.iter().map(|fd| !fd.revents().is_empty());
@@ -456,22 +462,24 @@ impl Child {
             }
             blocked = false;
             if ready_in && let Some(w) = &mut input {
-                let step = w.write_once().map_err(|e| fail(Step::Input, e))?;
+                let step = w
+                    .write_once()
+                    .map_err(|e| fail(&self.program, Step::Input, e))?;
                 input_written = w.written;
                 match step {
                     Io::Done => input = None,
                     Io::WouldBlock => blocked = true,
-                    Io::Interrupted => interrupted(Step::Input)?,
+                    Io::Interrupted => interrupted(&self.program, Step::Input)?,
                     Io::Moved => {}
                 }
             }
             for i in ready_out {
                 match outs[i]
                     .read_once(&mut total)
-                    .map_err(|e| fail(Step::Output, e))?
+                    .map_err(|e| fail(&self.program, Step::Output, e))?
                 {
                     Io::WouldBlock => blocked = true,
-                    Io::Interrupted => interrupted(Step::Output)?,
+                    Io::Interrupted => interrupted(&self.program, Step::Output)?,
                     Io::Moved | Io::Done => {}
                 }
             }
@@ -483,7 +491,7 @@ impl Child {
                 None if on_interrupt_set => loop {
                     match self.wait_interruptible()? {
                         Some(status) => break status,
-                        None => interrupted(Step::Wait)?,
+                        None => interrupted(&self.program, Step::Wait)?,
                     }
                 },
                 None => self.wait()?,
@@ -501,10 +509,10 @@ impl Child {
                     };
                     if self
                         .wait_readable(left, &mut [])
-                        .map_err(|e| fail(Step::Wait, e))?
+                        .map_err(|e| fail(&self.program, Step::Wait, e))?
                         .is_none()
                     {
-                        interrupted(Step::Wait)?;
+                        interrupted(&self.program, Step::Wait)?;
                     }
                 },
             };
@@ -523,11 +531,11 @@ impl Child {
             }
             let ready = self
                 .wait_readable(Duration::MAX, &mut outs)
-                .map_err(|e| fail(Step::Wait, e))?;
+                .map_err(|e| fail(&self.program, Step::Wait, e))?;
             for i in ready.into_iter().flatten() {
                 outs[i]
                     .read_once(&mut total)
-                    .map_err(|e| fail(Step::Output, e))?;
+                    .map_err(|e| fail(&self.program, Step::Output, e))?;
             }
         };
         // What is readable now, without waiting for an end that a
@@ -557,7 +565,7 @@ impl Child {
             for i in ready {
                 if let Io::WouldBlock = outs[i]
                     .read_once(&mut total)
-                    .map_err(|e| fail(Step::Output, e))?
+                    .map_err(|e| fail(&self.program, Step::Output, e))?
                 {
                     outs[i].fd = None;
                 }
