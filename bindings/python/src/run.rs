@@ -53,15 +53,22 @@ fn to_py<'py>(
 /// waits do (PEP 475). A handler that raises ends the run the way
 /// CPython's `run()` ends on it: after a `KeyboardInterrupt` the child gets
 /// 0.25 s to exit (a terminal's Ctrl-C reached it too), after any other
-/// exception none; then it is killed and reaped, and the exception is in
-/// `raised`.
+/// exception none; then it is killed and reaped, the exception is in
+/// `raised`, and the result is `None`.
+///
+/// A signal that came during the spawn (which blocks signals around its
+/// clone, and whose wait for the child's `execve` is not interrupted) has
+/// had its C handler run already, so no later wait would be interrupted by
+/// it: on the thread that runs Python's handlers (the main thread, where
+/// `check_signals` does anything), they are run once before the first
+/// wait, as CPython's eval loop runs them between its spawn and its wait.
 fn communicate_with_signals(
     child: &mut Child,
     exchange: Exchange<'_>,
     raised: &mut Option<PyErr>,
-) -> fastspawn::Result<Communicated> {
+) -> Option<fastspawn::Result<Communicated>> {
     let mut keyboard = false;
-    let result = child.communicate(exchange.on_interrupt(|| {
+    let mut handlers = || {
         Python::attach(|py| match py.check_signals() {
             Ok(()) => true,
             Err(err) => {
@@ -70,7 +77,13 @@ fn communicate_with_signals(
                 false
             }
         })
-    }));
+    };
+    let on_main_thread = rustix::thread::gettid() == rustix::process::getpid();
+    let result = if on_main_thread && !handlers() {
+        None
+    } else {
+        Some(child.communicate(exchange.on_interrupt(handlers)))
+    };
     if raised.is_some() {
         let grace = if keyboard {
             Duration::from_millis(250)
@@ -179,14 +192,17 @@ pub fn run<'py>(
             exchange = exchange.timeout(timeout);
         }
         let started = Instant::now();
-        let run = communicate_with_signals(&mut child, exchange, &mut raised)?;
-        Ok((child.id() as i32, run, started))
+        let Some(run) = communicate_with_signals(&mut child, exchange, &mut raised) else {
+            return Ok(None);
+        };
+        Ok(Some((child.id() as i32, run?, started)))
     });
     if let Some(err) = raised {
         return Err(err);
     }
     match result {
-        Ok((pid, run, started)) => {
+        Ok(None) => unreachable!("a run is only cut short by a handler's exception"),
+        Ok(Some((pid, run, started))) => {
             let (timed_out, left) = match (run.end, run.streams_done) {
                 (RunEnd::TimedOut, Some(done)) => {
                     let spent = done.saturating_duration_since(started).as_secs_f64();
@@ -229,13 +245,14 @@ pub fn run_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<i32>
     let result = py.detach(|| {
         let mut child = cmd.spawn()?;
         drop(cmd);
-        communicate_with_signals(&mut child, Exchange::new(), &mut raised)
+        communicate_with_signals(&mut child, Exchange::new(), &mut raised).transpose()
     });
     if let Some(err) = raised {
         return Err(err);
     }
     match result {
-        Ok(run) => Ok(Some(run.status.into_raw())),
+        Ok(None) => unreachable!("a run is only cut short by a handler's exception"),
+        Ok(Some(run)) => Ok(Some(run.status.into_raw())),
         Err(e) => Err(names.error(py, e)),
     }
 }

@@ -197,7 +197,11 @@ def test_a_signal_handler_runs_during_the_native_run(
             ran.clear()
             mark = tmp_path / f"{m.__name__}-{signum}"
             pause = "0.1" if signum == signal.SIGINT else "0.5"
-            script = f"kill -{signum} $PPID; sleep {pause}; echo done > {mark}"
+            # The signal comes once run() waits (0.3 s in): one that comes
+            # while the standard library's Popen is still being made is
+            # raised from its constructor, before run() can kill the child
+            # (see the test below for that window).
+            script = f"sleep 0.3; kill -{signum} $PPID; sleep {pause}; echo done > {mark}"
             if raises is None:
                 assert m.run(["sh", "-c", script], **kwargs).returncode == 0
             else:
@@ -209,3 +213,35 @@ def test_a_signal_handler_runs_during_the_native_run(
             assert mark.exists() == made, m.__name__
     finally:
         signal.signal(signum, old)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"input": b"", "capture_output": True, "timeout": 30}, {"capture_output": True}, {}],
+    ids=["input+timeout", "capture", "args-only"],
+)
+def test_a_signal_during_the_spawn_is_handled_before_the_wait(tmp_path, native, no_leaks, kwargs):
+    # The child signals at once, often while the spawn is still under way
+    # (its clone blocks signals, and the wait for the child's execve is not
+    # interrupted): the handler must still run at once, not when the child
+    # ends, and its exception kill the child. (The standard library raises
+    # such an exception from Popen's constructor and leaves the child
+    # running; see the README's differences.)
+    class Raised(Exception):
+        pass
+
+    def handler(signo, frame):
+        raise Raised
+
+    old = signal.signal(signal.SIGUSR1, handler)
+    try:
+        for i in range(40):
+            mark = tmp_path / str(i)
+            # A handler run only at the child's end finds the mark made.
+            script = f"kill -USR1 $PPID; sleep 1; echo done > {mark}"
+            with pytest.raises(Raised):
+                fs.run(["sh", "-c", script], **kwargs)
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    time.sleep(1.5)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], "a handler ran at the child's end"

@@ -4,6 +4,7 @@ the same call through both, the results compared."""
 import os
 import pathlib
 import resource
+import shutil
 import signal
 import subprocess as std
 import sys
@@ -295,11 +296,20 @@ def test_env_cwd_executable_shell(tmp_path, no_leaks):
     assert a == b
 
 
+# glibc's own signals (32, SIGCANCEL; 33, SIGSETXID), bits 31 and 32 of
+# /proc's signal masks: glibc's posix_spawn leaves them ignored in its
+# child, which the standard library uses with close_fds=False, and on 3.13+
+# by default. fastspawn's child has them at their default (see the next
+# test and the README's differences).
+GLIBC_SIGNALS = (1 << 31) | (1 << 32)
+
+
 def test_sessions_groups_umask_signals(no_leaks):
     code = (
         "import os; print(os.getsid(0) == os.getpid(), os.getpgid(0) == os.getpid(), "
         "oct(os.umask(0))); "
-        "print([l for l in open('/proc/self/status') if l.startswith('SigIgn')])"
+        f"print([hex(int(l.split()[1], 16) & ~{GLIBC_SIGNALS}) for l in open('/proc/self/status') "
+        "if l.startswith('SigIgn')])"
     )
     for kwargs in ({}, {"start_new_session": True}, {"umask": 0o27},
                    {"restore_signals": False}):  # fmt: skip
@@ -308,6 +318,60 @@ def test_sessions_groups_umask_signals(no_leaks):
     if sys.version_info >= (3, 11):
         a, b = both(lambda m: m.run(py(code), capture_output=True, process_group=0).stdout)
         assert a == b
+
+
+def ignored_here():
+    """This process's ignored signals (/proc's SigIgn mask)."""
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("SigIgn:"))
+    return int(line.split()[1], 16)
+
+
+def test_glibc_s_own_signals_are_not_left_ignored(no_leaks):
+    # The standard library's posix_spawn path (close_fds=False; every call
+    # on 3.13+) starts its child with signals 32 and 33 ignored, an artefact
+    # of glibc's posix_spawn that a program not linked with glibc keeps.
+    # fastspawn's child, like the standard library's vfork path, has every
+    # signal the parent did not ignore at its default, and the ones it
+    # ignores ignored. (This process may ignore them itself: GNU make, say,
+    # starts its recipes with posix_spawn, so under `make` they are.)
+    grep = ["grep", "SigIgn", "/proc/self/status"]
+    inherited = ignored_here() & GLIBC_SIGNALS
+    for kwargs in ({}, {"close_fds": False}, {"restore_signals": False}):
+        a, b = both(lambda m, kw=kwargs: m.run(grep, capture_output=True, **kw).stdout)
+        ours = int(b.split()[1], 16)
+        assert ours & GLIBC_SIGNALS == inherited, kwargs
+        assert int(a.split()[1], 16) & ~GLIBC_SIGNALS == ours & ~GLIBC_SIGNALS, kwargs
+
+
+# rt_sigaction's number, for a child that resets glibc's own signals with
+# the system call (glibc's sigaction refuses them).
+RT_SIGACTION = {"x86_64": 13, "aarch64": 134}.get(os.uname().machine)
+
+
+@pytest.mark.skipif(RT_SIGACTION is None, reason="rt_sigaction's number not known here")
+def test_glibc_s_own_signals_from_a_parent_that_does_not_ignore_them(no_leaks):
+    # The difference itself, from a parent with signals 32 and 33 at their
+    # default (a child interpreter that resets them, since this process may
+    # ignore them, see above): the standard library's posix_spawn child
+    # ignores them, fastspawn's does not.
+    code = f"""
+import ctypes, subprocess, fastspawn.subprocess as fs
+libc = ctypes.CDLL(None, use_errno=True)
+default = (ctypes.c_ulong * 4)()  # SIG_DFL, no flags, no restorer, empty mask
+for signal in (32, 33):
+    assert libc.syscall({RT_SIGACTION}, signal, default, None, 8) == 0, ctypes.get_errno()
+# A program named with its directory: the standard library's posix_spawn
+# path needs one.
+grep = ["{shutil.which("grep")}", "SigIgn", "/proc/self/status"]
+for m in (subprocess, fs):
+    print(int(m.run(grep, close_fds=False, capture_output=True).stdout.split()[1], 16))
+"""
+    out = fs.run(py(code), capture_output=True, check=True).stdout.split()
+    theirs, ours = (int(v) for v in out)
+    assert theirs & GLIBC_SIGNALS == GLIBC_SIGNALS  # glibc's artefact
+    assert ours & GLIBC_SIGNALS == 0
+    assert theirs & ~GLIBC_SIGNALS == ours
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="user=, group= and extra_groups= need root")

@@ -34,7 +34,9 @@ import os
 import select
 import selectors
 import subprocess as _std
+import sys
 import types
+import warnings
 import weakref
 from asyncio import get_running_loop as _get_running_loop
 from asyncio import streams
@@ -57,6 +59,13 @@ __all__ = ["create_subprocess_exec", "create_subprocess_shell", "Process", "PIPE
            "DEVNULL"]  # fmt: skip
 
 _DEFAULT_LIMIT = 2**16
+
+# Where asyncio changed between the versions the package runs on:
+# 3.9's create_subprocess_* take the loop as an argument (deprecated there,
+# removed in 3.10); so do this module's on 3.9. From 3.12, communicate()
+# closes a piped stdin even without input.
+_TAKES_LOOP = sys.version_info < (3, 10)
+_COMMUNICATE_CLOSES_STDIN = sys.version_info >= (3, 12)
 
 # asyncio's own loops make a future as Future(loop=loop): called directly,
 # without create_future's Python frame (~1.5 µs of each spawn call).
@@ -423,7 +432,8 @@ class Process:
 
     async def _feed_stdin(self, input):
         try:
-            self.stdin.write(input)
+            if input is not None:
+                self.stdin.write(input)
             await self.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # as asyncio: communicate() ignores a child that stopped reading
@@ -439,8 +449,15 @@ class Process:
         return output
 
     async def communicate(self, input=None):
-        """Sends ``input``, reads stdout and stderr to their ends, waits."""
-        stdin = self._feed_stdin(input) if input is not None else self._noop()
+        """Sends ``input``, reads stdout and stderr to their ends, waits.
+        As asyncio's: from Python 3.12 a piped stdin is closed even without
+        ``input`` (and ``input`` without one is ignored); before 3.12 it is
+        left open then."""
+        if _COMMUNICATE_CLOSES_STDIN:
+            feed = self.stdin is not None
+        else:
+            feed = input is not None
+        stdin = self._feed_stdin(input) if feed else self._noop()
         stdout = self._read_stream(1) if self.stdout is not None else self._noop()
         stderr = self._read_stream(2) if self.stderr is not None else self._noop()
         _, stdout, stderr = await asyncio.gather(stdin, stdout, stderr)
@@ -458,8 +475,23 @@ _DEFAULTS = (None, None, (-1, -1, -1), (), True, False, None, None, None, None, 
              (None, [], None, [], False, (False, False)))  # fmt: skip
 
 
-async def _create(args, shell, stdin, stdout, stderr, limit, kwds):
-    loop = asyncio.get_running_loop()
+def _given_loop(kwds):
+    """On 3.9, the ``loop=`` argument (with asyncio's DeprecationWarning),
+    else None."""
+    loop = kwds.pop("loop", None) if _TAKES_LOOP else None
+    if loop is not None:
+        warnings.warn(
+            "The loop argument is deprecated since Python 3.8 and scheduled for removal in "
+            "Python 3.10.",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    return loop
+
+
+async def _create(args, shell, stdin, stdout, stderr, limit, kwds, loop=None):
+    if loop is None:
+        loop = asyncio.get_running_loop()
     if not kwds and stdin is None and stdout is None and stderr is None:
         # The common call: no argument to check, no pipe to make or connect.
         spawner = _spawner(loop)
@@ -580,10 +612,11 @@ async def create_subprocess_exec(program, *args, stdin=None, stdout=None, stderr
             except BaseException:
                 spawner.cancel(token, future)
                 raise
+    loop = _given_loop(kwds)
     if kwds.get("shell"):
         raise ValueError("shell must be False")
     kwds.pop("shell", None)
-    return await _create((program, *args), False, stdin, stdout, stderr, limit, kwds)
+    return await _create((program, *args), False, stdin, stdout, stderr, limit, kwds, loop)
 
 
 async def create_subprocess_shell(cmd, stdin=None, stdout=None, stderr=None,
@@ -591,6 +624,7 @@ async def create_subprocess_shell(cmd, stdin=None, stdout=None, stderr=None,
     """``asyncio.create_subprocess_shell``, spawned by fastspawn."""
     if not isinstance(cmd, (bytes, str)):
         raise ValueError("cmd must be a string")
+    loop = _given_loop(kwds)
     if kwds.pop("shell", True) is not True:
         raise ValueError("shell must be True")
-    return await _create(cmd, True, stdin, stdout, stderr, limit, kwds)
+    return await _create(cmd, True, stdin, stdout, stderr, limit, kwds, loop)

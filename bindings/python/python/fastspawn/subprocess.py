@@ -399,9 +399,11 @@ class Popen(_std.Popen):
                 return
         if not _HAS_PROCESS_GROUP:
             group = kwargs.pop("process_group", None)
-            if group is not None and (isinstance(group, bool) or not isinstance(group, int)):
-                raise TypeError("process_group must be an int")
-            self._fs_process_group = -1 if group is None else group
+            if group is not None:
+                # (Set only when given: the object keeps the standard library's attributes.)
+                if isinstance(group, bool) or not isinstance(group, int):
+                    raise TypeError("process_group must be an int")
+                self._fs_process_group = group
         super().__init__(args, *positional, **kwargs)
 
     def _fs_fast_init(self, args, uid, executable=None, close_fds=True, pass_fds=(), cwd=None,
