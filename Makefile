@@ -57,7 +57,8 @@ asan:
 		--target $(ASAN_TARGET) --target-dir target/asan
 
 ## node-test: the npm package (bindings/node): npm ci, the addon (release),
-## eslint, node --test, and the smoke test under Bun and Deno
+## eslint, node --test, the smoke test under Bun and Deno, and the smoke test and
+## node --test under Node 18, 22, 24 and 26 from npm (target/nodes/, installed once)
 node-test:
 	$(MAKE) -C bindings/node check CARGO=$(CARGO)
 	cd bench && ../bindings/node/node_modules/.bin/eslint -c eslint.config.mjs .

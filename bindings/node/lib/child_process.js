@@ -229,7 +229,7 @@ function validatedPath(value, name) {
     else throw errors.invalidArgType(name, ['string', 'Buffer', 'URL'], value);
   }
   if (path.includes('\u0000')) {
-    throw errors.invalidArgValue(name, path, 'must be a string, Uint8Array, or URL without null bytes');
+    throw errors.nulInPath(name, path);
   }
   return path;
 }
@@ -325,8 +325,8 @@ function normalizeSpawnArguments(file, args, options) {
   if (cwd != null) cwd = validatedPath(cwd, 'options.cwd');
   if (options.detached != null) errors.validateBoolean(options.detached, 'options.detached');
   if (options.contain != null) errors.validateBoolean(options.contain, 'options.contain');
-  if (options.uid != null && !errors.isInt32(options.uid)) throw errors.invalidArgType('options.uid', 'int32', options.uid);
-  if (options.gid != null && !errors.isInt32(options.gid)) throw errors.invalidArgType('options.gid', 'int32', options.gid);
+  if (options.uid != null) errors.validateId(options.uid, 'options.uid');
+  if (options.gid != null) errors.validateId(options.gid, 'options.gid');
   const shell = options.shell;
   if (shell != null && typeof shell !== 'boolean' && typeof shell !== 'string') {
     throw errors.invalidArgType('options.shell', ['boolean', 'string'], shell);
@@ -1094,7 +1094,7 @@ class ChildProcess extends EventEmitter {
     if (readable) flags |= FLAG_READABLE;
     const strings = encodeRequest(this.spawnfile, argv, envPairs, options, flags, kinds, fdArgs);
     const nfds = kinds.length;
-    if (childDenied) throw errors.accessDenied('ChildProcess');
+    if (childDenied) throw errors.accessDenied('ChildProcess', this.spawnfile);
     const id = addon.spawn(strings, io);
     if (id < 0) {
       const err = errors.errnoError(id, 'spawn');

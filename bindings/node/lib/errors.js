@@ -6,6 +6,12 @@
 const util = require('node:util');
 const os = require('node:os');
 
+// The Node.js major whose node:child_process this package follows: its
+// messages and a few details changed between majors (README, "Node
+// versions"), and the tests compare with the running Node's. Bun and Deno
+// keep what the package does on Node 20.
+const nodeMajor = process.versions.bun || process.versions.deno ? 20 : Number.parseInt(process.versions.node, 10);
+
 const errnoNames = new Map(Object.entries(os.constants.errno).map(([name, n]) => [n, name]));
 const signalNames = new Map(Object.entries(os.constants.signals).map(([name, n]) => [n, name]));
 const signalNumbers = os.constants.signals;
@@ -43,7 +49,8 @@ function withCode(err, code) {
 
 function describeValue(value) {
   if (value === null || value === undefined) return String(value);
-  if (typeof value === 'function') return `function ${value.name}`;
+  // Node 18 names only a named function; an anonymous one is inspected.
+  if (typeof value === 'function' && (value.name || nodeMajor >= 20)) return `function ${value.name}`;
   if (typeof value === 'object') {
     const ctor = value.constructor;
     if (ctor && ctor.name) return `an instance of ${ctor.name}`;
@@ -157,13 +164,30 @@ function ipcDisconnected() {
 }
 
 // Node's permission model's refusal (its String() has no [code]: Node's
-// comes from native code).
-function accessDenied(permission) {
-  const err = new Error('Access to this API has been restricted');
+// comes from native code). From Node 22 it names the flag and the program
+// (`resource`); Node 20 leaves `resource` empty.
+function accessDenied(permission, resource) {
+  const err = new Error(
+    nodeMajor >= 22
+      ? 'Access to this API has been restricted. Use --allow-child-process to manage permissions.'
+      : 'Access to this API has been restricted',
+  );
   err.code = 'ERR_ACCESS_DENIED';
   err.permission = permission;
-  err.resource = '';
+  err.resource = nodeMajor >= 22 ? resource : '';
   return err;
+}
+
+// A path with a NUL byte (cwd, fork's modulePath): Node 18's message does
+// not name URL.
+function nulInPath(name, value) {
+  return invalidArgValue(
+    name,
+    value,
+    nodeMajor >= 20
+      ? 'must be a string, Uint8Array, or URL without null bytes'
+      : 'must be a string or Uint8Array without null bytes',
+  );
 }
 
 function childClosedBeforeReply() {
@@ -248,14 +272,35 @@ function isInt32(value) {
   return value === (value | 0);
 }
 
+// Node 26 checks uid, gid, timeout and maxBuffer with its generic number
+// validators (a type error for a non-number, then the range); earlier
+// Nodes with their own messages.
+
+// An integer in [min, max], as Node 26's validateInteger/validateInt32.
+function validateInteger(value, name, min, max) {
+  if (typeof value !== 'number') throw invalidArgType(name, 'number', value);
+  if (!Number.isInteger(value)) throw outOfRange(name, 'an integer', value);
+  if (value < min || value > max) throw outOfRange(name, `>= ${min} && <= ${max}`, value);
+}
+
+// options.uid / options.gid, when given.
+function validateId(value, name) {
+  if (nodeMajor >= 26) validateInteger(value, name, -2147483648, 2147483647);
+  else if (!isInt32(value)) throw invalidArgType(name, 'int32', value);
+}
+
 function validateTimeout(timeout) {
-  if (timeout != null && !(Number.isInteger(timeout) && timeout >= 0)) {
-    throw outOfRange('timeout', 'an unsigned integer', timeout);
-  }
+  if (timeout == null) return;
+  if (nodeMajor >= 26) validateInteger(timeout, 'timeout', 0, Number.MAX_SAFE_INTEGER);
+  else if (!(Number.isInteger(timeout) && timeout >= 0)) throw outOfRange('timeout', 'an unsigned integer', timeout);
 }
 
 function validateMaxBuffer(maxBuffer) {
-  if (maxBuffer != null && !(typeof maxBuffer === 'number' && maxBuffer >= 0)) {
+  if (maxBuffer == null) return;
+  if (nodeMajor >= 26) {
+    if (typeof maxBuffer !== 'number') throw invalidArgType('options.maxBuffer', 'number', maxBuffer);
+    if (!(maxBuffer >= 0)) throw outOfRange('options.maxBuffer', '>= 0', maxBuffer);
+  } else if (!(typeof maxBuffer === 'number' && maxBuffer >= 0)) {
     throw outOfRange('options.maxBuffer', 'a positive number', maxBuffer);
   }
 }
@@ -314,7 +359,9 @@ module.exports = {
   isInt32,
   maxBufferExceeded,
   missingArgs,
+  nodeMajor,
   notContained,
+  nulInPath,
   outOfRange,
   sanitizeKillSignal,
   signalNames,
@@ -323,6 +370,7 @@ module.exports = {
   validateAbortSignal,
   validateBoolean,
   validateFunction,
+  validateId,
   validateMaxBuffer,
   validateNoNul,
   validateObject,

@@ -15,7 +15,7 @@ function validatedModulePath(value) {
   else if (path instanceof Uint8Array) path = Buffer.from(path.buffer, path.byteOffset, path.byteLength).toString();
   else if (typeof path !== 'string') throw errors.invalidArgType('modulePath', ['string', 'Buffer', 'URL'], value);
   if (path.includes('\u0000')) {
-    throw errors.invalidArgValue('modulePath', value, 'must be a string, Uint8Array, or URL without null bytes');
+    throw errors.nulInPath('modulePath', value);
   }
   return path;
 }

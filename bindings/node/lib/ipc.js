@@ -306,13 +306,16 @@ function setupChannel(child, fd, mode) {
   let closed = false;
 
   child.channel = channel;
-  // Node's deprecated alias (DEP0129), on children with a channel only.
-  Object.defineProperty(child, '_channel', {
-    __proto__: null,
-    configurable: true,
-    get: getChannelDeprecated,
-    set: setChannelDeprecated,
-  });
+  // Node's deprecated alias (DEP0129), on children with a channel only;
+  // Node 26 removed it.
+  if (errors.nodeMajor < 26) {
+    Object.defineProperty(child, '_channel', {
+      __proto__: null,
+      configurable: true,
+      get: getChannelDeprecated,
+      set: setChannelDeprecated,
+    });
+  }
   child._ipc = socket;
   child.connected = true;
 

@@ -48,7 +48,7 @@ function spawnSync(file, args, options) {
   if (ipc !== -1) throw errors.ipcSyncFork();
   // As Node: a falsy input is no input.
   const input = extra.input ? inputBytes(extra.input, extra.encoding, 'options.stdio[0]') : null;
-  if (spawnDenied()) throw errors.accessDenied('ChildProcess');
+  if (spawnDenied()) throw errors.accessDenied('ChildProcess', normalized.file);
 
   const argv = normalized.args;
   const strings = encodeRequest(normalized.file, argv, normalized.envPairs, normalized, 0, kinds, fdArgs);
@@ -75,6 +75,11 @@ function spawnSync(file, args, options) {
     });
     result.stdout = result.output[1] ?? null;
     result.stderr = result.output[2] ?? null;
+  } else if (errors.nodeMajor >= 22) {
+    // From Node 22 a run that did not start has stdout and stderr
+    // undefined (the keys stay); Node 18 and 20 have null.
+    result.stdout = undefined;
+    result.stderr = undefined;
   }
   if (run.errno !== 0) {
     const err = errors.errnoError(run.errno, `spawnSync ${normalized.file}`);

@@ -13,7 +13,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { once } = require('node:events');
 
-const { fastspawn, zombies } = require('../testlib/helpers');
+const { fastspawn, quiesce, zombies } = require('../testlib/helpers');
 const { addon } = require('../lib/native');
 
 // This process's fds whose /proc link matches `pattern`, with their fdinfo.
@@ -68,6 +68,9 @@ describe('the waiter', () => {
       assert.ok(addon.sendWithFd(holder.stdin._handle.fd, Buffer.from('x'), pidfd) > 0);
       const [code, signal] = await once(target, 'close');
       assert.deepEqual([code, signal], [0, null]);
+      // The exit is posted before the waiter takes the pidfd out (JS may
+      // see it first, src/registry.rs reap): wait for that after-work.
+      await quiesce();
       assert.deepEqual(epollEntries(pidfd, target._id), [], 'no entry left for the reaped child');
     } finally {
       holder.kill('SIGKILL');
