@@ -843,6 +843,8 @@ class ChildProcess extends EventEmitter {
     // pipeAs: 'readable': its outputs (ReadableOutputs; null without
     // them, so that the default path checks one field).
     this._ro = null;
+    // With an IPC channel: holds the exit until the channel's end (ipc.js).
+    this._exitAfterChannel = null;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
@@ -1321,6 +1323,12 @@ class ChildProcess extends EventEmitter {
   }
 
   _onExit(code, signal) {
+    // A forked child's exit waits for its channel's end (see ipc.js).
+    if (this._exitAfterChannel !== null && this._exitAfterChannel(() => this._onExitNow(code, signal))) return;
+    this._onExitNow(code, signal);
+  }
+
+  _onExitNow(code, signal) {
     this._emitSettled();
     this._state = EXITED;
     this._release();

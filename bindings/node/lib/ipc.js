@@ -319,6 +319,27 @@ function setupChannel(child, fd, mode) {
   child._ipc = socket;
   child.connected = true;
 
+  // The child's exit, held until its channel's end is read. The kernel
+  // closes a process's fds before it reports the exit, so the end is
+  // readable by then; but the exit comes through the addon's event batch,
+  // which the loop can run first (a batch already pending, a loop that was
+  // busy), and Node's order is 'disconnect', then 'exit'. Held until the
+  // 'end' (run after the 'disconnect' it schedules), or at most until the
+  // next turn of the loop has polled (an end readable now is read then;
+  // a channel a grandchild still holds never ends).
+  let heldExit = null;
+  const releaseExit = () => {
+    const run = heldExit;
+    heldExit = null;
+    if (run !== null) run();
+  };
+  child._exitAfterChannel = (run) => {
+    if (!child.connected || socket.readableEnded || socket.destroyed) return false;
+    heldExit = run;
+    setImmediate(() => setImmediate(releaseExit));
+    return true;
+  };
+
   const emitMessage = (event, message, handle) => {
     if (event === 'internalMessage' || child.listenerCount('message') > 0) child.emit(event, message, handle);
     else if (child.channel !== null) child.channel.pending.push([event, message, handle]);
@@ -411,14 +432,18 @@ function setupChannel(child, fd, mode) {
     if (child.connected) child.disconnect();
     else if (child.channel !== null) disconnectNow();
     socket.destroy();
+    // After the 'disconnect' just scheduled.
+    if (heldExit !== null) process.nextTick(releaseExit);
   });
   socket.on('error', () => {
     // Write errors go to send()'s callback or 'error'; a read error ends
     // the channel like an end of stream.
     handleQueue = null;
     if (child.connected) child.disconnect();
+    if (heldExit !== null) process.nextTick(releaseExit);
   });
   socket.on('close', () => {
+    if (heldExit !== null) process.nextTick(releaseExit);
     if (closed) return;
     closed = true;
     child.channel = null;

@@ -5,6 +5,7 @@
 
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const path = require('node:path');
 const { once } = require('node:events');
 
@@ -141,6 +142,42 @@ describe('fork(), side by side with node:child_process.fork', () => {
     assert.deepEqual(r.fastspawn, r.node);
     assert.deepEqual(r.fastspawn.internal, ['NODE_fastspawn_test']);
     assert.deepEqual(r.fastspawn.events, ['spawn', 'disconnect', 'exit 0 null', 'close 0 null']);
+  });
+
+  it("'disconnect' before 'exit' when both wait while the loop is blocked", async () => {
+    // The channel's end and the exit both come while the loop is busy; the
+    // package's exit arrives through the addon's event batch, which the
+    // loop may run before it reads the channel: the exit is held until the
+    // end is read, for the order Node gives when its loop is not held up.
+    const r = await both(async (cp) => {
+      const child = cp.fork(FIXTURE, [], { silent: true });
+      const events = record(child);
+      child.send({ op: 'echo', value: 1 });
+      await nextMessage(child);
+      child.send({ op: 'disconnect' });
+      // Blocked until the child has exited (a zombie for Node, whose loop
+      // reaps it; gone for the package, whose waiter thread does).
+      const stat = `/proc/${child.pid}/stat`;
+      const deadline = Date.now() + 10000;
+      while (Date.now() < deadline) {
+        let state;
+        try {
+          state = fs.readFileSync(stat, 'latin1').split(') ')[1][0];
+        } catch {
+          break;
+        }
+        if (state === 'Z') break;
+      }
+      // And a little longer, for the exit's report to reach the loop.
+      const settle = Date.now() + 100;
+      while (Date.now() < settle);
+      await once(child, 'close');
+      return events;
+    });
+    assert.deepEqual(r.fastspawn, ['spawn', 'disconnect', 'exit 0 null', 'close 0 null']);
+    // Node's own order varies here (its exit comes through libuv's SIGCHLD
+    // pipe; seen both ways): the same events.
+    assert.deepEqual([...r.node].sort(), [...r.fastspawn].sort());
   });
 
   it('send() after disconnect, disconnect() twice, bad messages', async () => {
