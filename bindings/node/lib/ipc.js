@@ -323,7 +323,8 @@ function setupChannel(child, fd, mode) {
   // closes a process's fds before it reports the exit, so the end is
   // readable by then; but the exit comes through the addon's event batch,
   // which the loop can run first (a batch already pending, a loop that was
-  // busy), and Node's order is 'disconnect', then 'exit'. Held until the
+  // busy), and Node's order, unless its own loop was held up, is
+  // 'disconnect', then 'exit'. Held until the
   // 'end' (run after the 'disconnect' it schedules), or at most until the
   // next turn of the loop has polled (an end readable now is read then;
   // a channel a grandchild still holds never ends).
