@@ -62,6 +62,8 @@ fn to_py<'py>(
 /// it: on the thread that runs Python's handlers (the main thread, where
 /// `check_signals` does anything), they are run once before the first
 /// wait, as CPython's eval loop runs them between its spawn and its wait.
+/// That costs the main thread's run one more GIL round trip (the standard
+/// library's holds the GIL between the two) and two `gettid`/`getpid`.
 fn communicate_with_signals(
     child: &mut Child,
     exchange: Exchange<'_>,
