@@ -843,8 +843,11 @@ class ChildProcess extends EventEmitter {
     // pipeAs: 'readable': its outputs (ReadableOutputs; null without
     // them, so that the default path checks one field).
     this._ro = null;
-    // With an IPC channel: holds the exit until the channel's end (ipc.js).
+    // With an IPC channel: holds the exit until the channel's end (ipc.js);
+    // whether an exit is held, and the tree's end reported meanwhile.
     this._exitAfterChannel = null;
+    this._exitHeld = false;
+    this._treeEmptyHeld = false;
   }
 
   // Closes stdin: the socket if it was made, else the fd.
@@ -1324,11 +1327,21 @@ class ChildProcess extends EventEmitter {
 
   _onExit(code, signal) {
     // A forked child's exit waits for its channel's end (see ipc.js).
-    if (this._exitAfterChannel !== null && this._exitAfterChannel(() => this._onExitNow(code, signal))) return;
+    if (this._exitAfterChannel !== null && this._exitAfterChannel(() => this._onExitNow(code, signal))) {
+      this._exitHeld = true;
+      return;
+    }
     this._onExitNow(code, signal);
   }
 
   _onExitNow(code, signal) {
+    this._exitHeld = false;
+    // The tree's end, reported while the exit was held, comes after the
+    // 'exit' listeners, as it does when the two come in one batch.
+    if (this._treeEmptyHeld) {
+      this._treeEmptyHeld = false;
+      process.nextTick(() => this._onTreeEmpty());
+    }
     this._emitSettled();
     this._state = EXITED;
     this._release();
@@ -1388,6 +1401,10 @@ class ChildProcess extends EventEmitter {
 
   // The native side saw the tree empty (after the exit), or the spawn failed.
   _onTreeEmpty(err = null) {
+    if (this._exitHeld && err === null) {
+      this._treeEmptyHeld = true;
+      return;
+    }
     this._treeEmpty = err === null;
     const waiters = this._treeWaiters;
     if (waiters === null) return;
