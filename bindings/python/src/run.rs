@@ -63,7 +63,7 @@ fn to_py<'py>(
 /// `check_signals` does anything), they are run once before the first
 /// wait, as CPython's eval loop runs them between its spawn and its wait.
 /// That costs the main thread's run one more GIL round trip (the standard
-/// library's holds the GIL between the two) and two `gettid`/`getpid`.
+/// library's holds the GIL between the two).
 fn communicate_with_signals(
     child: &mut Child,
     exchange: Exchange<'_>,
@@ -80,8 +80,7 @@ fn communicate_with_signals(
             }
         })
     };
-    let on_main_thread = rustix::thread::gettid() == rustix::process::getpid();
-    let result = if on_main_thread && !handlers() {
+    let result = if on_main_thread() && !handlers() {
         None
     } else {
         Some(child.communicate(exchange.on_interrupt(handlers)))
@@ -96,6 +95,16 @@ fn communicate_with_signals(
         let _ = child.communicate(Exchange::new().timeout(grace));
     }
     result
+}
+
+/// Whether this is the process's initial thread (its tid is the pid),
+/// where CPython runs signal handlers: asked once per thread, not per run
+/// (two system calls). A thread that forks keeps its answer in the child.
+fn on_main_thread() -> bool {
+    thread_local! {
+        static MAIN: bool = rustix::thread::gettid() == rustix::process::getpid();
+    }
+    MAIN.with(|main| *main)
 }
 
 /// Spawns `request`, writes `input` to `stdin` (the parent's end of the
