@@ -35,5 +35,6 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aio::set_exit_ring, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_ring_linked_timeout, m)?)?;
     m.add_function(wrap_pyfunction!(aio::exit_ring_in_use, m)?)?;
+    run::make_wake_pipe();
     Ok(())
 }

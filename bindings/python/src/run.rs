@@ -4,14 +4,17 @@
 //! which costs more than the spawn itself. The exchange is the core's
 //! run-to-end, `Child::communicate` (`crates/fastspawn/src/exchange.rs`).
 
+use std::cell::RefCell;
 use std::io;
-use std::os::fd::{OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fastspawn::{Child, Communicated, Exchange, RunEnd};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict};
 
 use crate::spawn::{Built, Request, build, simple_command};
 use crate::sys;
@@ -48,9 +51,178 @@ fn to_py<'py>(
     Some(PyBytes::new(py, &collected.data))
 }
 
+/// Python's signal wakeup fd (`signal.set_wakeup_fd`) pointed, for one
+/// run, at the package's pipe ([`Pipe`]). CPython's C signal handler writes
+/// the signal's number to it, and every wait of the run `poll`s its read
+/// end ([`Exchange::wake_fd`]), so a signal that comes at any point from
+/// just before the spawn to the end is handled at once. Without it, one
+/// that comes during the spawn (which blocks signals around its clone, and
+/// whose wait for the child's `execve` is not interrupted), or between a
+/// look for pending handlers and the next wait, interrupts nothing, and
+/// its handler runs only when the child ends.
+struct Wake(Arc<Pipe>);
+
+/// The pipe of [`Wake`]: made once per process, on its main thread (at
+/// import, or by the first run there), and kept: a new pipe for each run
+/// would cost it ~7 µs. Each run checks that its fds are still the ones
+/// made: code that closes fds it does not own (a daemon's
+/// `os.closerange`) may have closed them and their numbers been reused;
+/// a forked child shares its parent's pipe. Either way a new one is made
+/// (the old numbers are left alone when they are someone else's now).
+struct Pipe {
+    read: OwnedFd,
+    write: OwnedFd,
+    pid: rustix::process::Pid,
+    made: [Option<(u64, u64)>; 2],
+}
+
+/// Which file `fd` is (device and inode), if it is open.
+fn file_of(fd: &OwnedFd) -> Option<(u64, u64)> {
+    rustix::fs::fstat(fd).ok().map(|st| (st.st_dev, st.st_ino))
+}
+
+impl Pipe {
+    fn new() -> io::Result<Pipe> {
+        let flags = rustix::pipe::PipeFlags::CLOEXEC | rustix::pipe::PipeFlags::NONBLOCK;
+        let (read, write) = rustix::pipe::pipe_with(flags)?;
+        let made = [file_of(&read), file_of(&write)];
+        Ok(Pipe {
+            read,
+            write,
+            pid: rustix::process::getpid(),
+            made,
+        })
+    }
+
+    fn fds_are_ours(&self) -> bool {
+        self.made[0].is_some() && [file_of(&self.read), file_of(&self.write)] == self.made
+    }
+
+    /// This thread's pipe (only the main thread asks): the one kept if its
+    /// fds are still ours and this is the process that made it, else a
+    /// new one.
+    fn get() -> Option<Arc<Pipe>> {
+        thread_local! {
+            static PIPE: RefCell<Option<Arc<Pipe>>> = const { RefCell::new(None) };
+        }
+        PIPE.with_borrow_mut(|slot| {
+            if let Some(kept) = slot.take() {
+                let ours = kept.fds_are_ours();
+                if ours && kept.pid == rustix::process::getpid() {
+                    *slot = Some(kept);
+                } else if !ours {
+                    // The numbers are someone else's now: not closed.
+                    std::mem::forget(kept);
+                }
+            }
+            if slot.is_none() {
+                *slot = Pipe::new().ok().map(Arc::new);
+            }
+            slot.clone()
+        })
+    }
+}
+
+/// Makes the main thread's pipe now (at import), so that it is there
+/// before the first run, not made by it.
+pub fn make_wake_pipe() {
+    if on_main_thread() {
+        Pipe::get();
+    }
+}
+
+/// `signal.set_wakeup_fd`.
+fn set_wakeup_fd(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static SET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    SET.import(py, "signal", "set_wakeup_fd")
+}
+
+impl Wake {
+    /// Points the wakeup fd at the pipe, on the thread that runs Python's
+    /// handlers (the main thread), then runs the handlers of signals that
+    /// came before (their exception is the run's, before any spawn).
+    /// `None` elsewhere, when there is no pipe or the call fails (not the
+    /// main interpreter), and when a wakeup fd was set already: an event
+    /// loop's (asyncio's, trio's), which reads the signal numbers from it,
+    /// or the pipe itself (a run inside a handler run by a run). That one
+    /// is given back at once, with anything written to the pipe meanwhile;
+    /// set again with `warn_on_full_buffer=False`, as those loops set it
+    /// (the call cannot tell how it was set). Such a run looks for handlers
+    /// once after the spawn instead.
+    fn arm(py: Python<'_>) -> PyResult<Option<Wake>> {
+        if !on_main_thread() {
+            return Ok(None);
+        }
+        let Some(pipe) = Pipe::get() else {
+            return Ok(None);
+        };
+        let set = set_wakeup_fd(py)?;
+        let Ok(old) = set
+            .call1((pipe.write.as_raw_fd(),))
+            .and_then(|old| old.extract::<i32>())
+        else {
+            return Ok(None);
+        };
+        if old != -1 {
+            give_back(py, set, old)?;
+            if old != pipe.write.as_raw_fd() {
+                forward(&pipe.read, old);
+            }
+            return Ok(None);
+        }
+        let wake = Wake(pipe);
+        if let Err(err) = py.check_signals() {
+            wake.disarm(py)?;
+            return Err(err);
+        }
+        Ok(Some(wake))
+    }
+
+    /// The fd the run's waits `poll`.
+    fn fd(&self) -> BorrowedFd<'_> {
+        self.0.read.as_fd()
+    }
+
+    /// After a run: [`disarm`](Self::disarm)s `wake` if armed; its error,
+    /// if any, becomes the run's unless a handler raised one already.
+    fn disarm_after(wake: Option<Wake>, py: Python<'_>, raised: &mut Option<PyErr>) {
+        if let Some(Err(err)) = wake.map(|wake| wake.disarm(py)) {
+            raised.get_or_insert(err);
+        }
+    }
+
+    /// Takes the wakeup fd back (to none), or gives back the one a handler
+    /// set during the run.
+    fn disarm(self, py: Python<'_>) -> PyResult<()> {
+        let set = set_wakeup_fd(py)?;
+        let now: i32 = set.call1((-1,))?.extract()?;
+        if now != -1 && now != self.0.write.as_raw_fd() {
+            give_back(py, set, now)?;
+        }
+        Ok(())
+    }
+}
+
+/// Sets the wakeup fd to `fd` again, as event loops set theirs.
+fn give_back(py: Python<'_>, set: &Bound<'_, PyAny>, fd: i32) -> PyResult<()> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("warn_on_full_buffer", false)?;
+    set.call((fd,), Some(&kwargs))?;
+    Ok(())
+}
+
+/// Writes what came to `read` to `fd`, so that its reader sees the
+/// signals that came while the wakeup fd was the pipe.
+fn forward(read: &OwnedFd, fd: RawFd) {
+    let mut buf = [0u8; 256];
+    while let Ok(n @ 1..) = rustix::io::read(read, &mut buf) {
+        sys::write_to_wakeup_fd(fd, &buf[..n]);
+    }
+}
+
 /// Runs `exchange` on `child` (the GIL released) with Python's signal
 /// handlers run each time a signal interrupts the wait, as CPython's own
-/// waits do (PEP 475). A handler that raises ends the run the way
+/// waits do (PEP 475), or writes to `wake` (see [`Wake`]). A handler that raises ends the run the way
 /// CPython's `run()` ends on it: after a `KeyboardInterrupt` the child gets
 /// 0.25 s to exit (a terminal's Ctrl-C reached it too), after any other
 /// exception none; then it is killed and reaped, the exception is in
@@ -59,14 +231,15 @@ fn to_py<'py>(
 /// A signal that came during the spawn (which blocks signals around its
 /// clone, and whose wait for the child's `execve` is not interrupted) has
 /// had its C handler run already, so no later wait would be interrupted by
-/// it: on the thread that runs Python's handlers (the main thread, where
-/// `check_signals` does anything), they are run once before the first
-/// wait, as CPython's eval loop runs them between its spawn and its wait.
-/// That costs the main thread's run one more GIL round trip (the standard
-/// library's holds the GIL between the two).
+/// it: with `wake`, the handler wrote to it, and the first wait sees that;
+/// without, on the thread that runs Python's handlers (the main thread,
+/// where `check_signals` does anything), they are run once before the
+/// first wait, as CPython's eval loop runs them between its spawn and its
+/// wait (one more GIL round trip).
 fn communicate_with_signals(
     child: &mut Child,
     exchange: Exchange<'_>,
+    wake: Option<BorrowedFd<'_>>,
     raised: &mut Option<PyErr>,
 ) -> Option<fastspawn::Result<Communicated>> {
     let mut keyboard = false;
@@ -80,10 +253,10 @@ fn communicate_with_signals(
             }
         })
     };
-    let result = if on_main_thread() && !handlers() {
-        None
-    } else {
-        Some(child.communicate(exchange.on_interrupt(handlers)))
+    let result = match wake {
+        Some(fd) => Some(child.communicate(exchange.wake_fd(fd).on_interrupt(handlers))),
+        None if on_main_thread() && !handlers() => None,
+        None => Some(child.communicate(exchange.on_interrupt(handlers))),
     };
     if raised.is_some() {
         let grace = if keyboard {
@@ -162,6 +335,8 @@ pub fn run<'py>(
         on_pool,
         names,
     } = build(request)?;
+    let mut raised = None;
+    let wake = Wake::arm(py)?;
     // Waited for right here: no pidfd needed (it costs a few µs) unless a
     // deadline has to see the exit.
     cmd.pidfd(timeout.is_some());
@@ -170,7 +345,6 @@ pub fn run<'py>(
     } else {
         None
     };
-    let mut raised = None;
     let result = py.detach(|| {
         let spawned = if let Some(pool) = pool {
             let (tx, rx) = std::sync::mpsc::channel();
@@ -203,11 +377,13 @@ pub fn run<'py>(
             exchange = exchange.timeout(timeout);
         }
         let started = Instant::now();
-        let Some(run) = communicate_with_signals(&mut child, exchange, &mut raised) else {
+        let wake = wake.as_ref().map(Wake::fd);
+        let Some(run) = communicate_with_signals(&mut child, exchange, wake, &mut raised) else {
             return Ok(None);
         };
         Ok(Some((child.id() as i32, run?, started)))
     });
+    Wake::disarm_after(wake, py, &mut raised);
     if let Some(err) = raised {
         return Err(err);
     }
@@ -250,14 +426,17 @@ pub fn run_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<i32>
     let Some((mut cmd, names)) = simple_command(args)? else {
         return Ok(None);
     };
+    let mut raised = None;
+    let wake = Wake::arm(py)?;
     // Waited for right here: no pidfd needed (it costs a few µs).
     cmd.pidfd(false);
-    let mut raised = None;
     let result = py.detach(|| {
         let mut child = cmd.spawn()?;
         drop(cmd);
-        communicate_with_signals(&mut child, Exchange::new(), &mut raised).transpose()
+        let wake = wake.as_ref().map(Wake::fd);
+        communicate_with_signals(&mut child, Exchange::new(), wake, &mut raised).transpose()
     });
+    Wake::disarm_after(wake, py, &mut raised);
     if let Some(err) = raised {
         return Err(err);
     }

@@ -15,6 +15,10 @@
 //! 4. An fd given to [`take_fd`] was made by `fastspawn.subprocess` for
 //!    the one call that hands it over (the child's end of a pipe of
 //!    `run()`), and Python forgets the number once the call is made.
+//! 5. The fd given to [`write_to_wakeup_fd`] is the one Python's
+//!    `signal.set_wakeup_fd` just returned: open (CPython checked it when
+//!    it was set, and its owner, an event loop, keeps it open while it is
+//!    set); written once, during the call.
 
 use std::io;
 use std::os::fd::{BorrowedFd, OwnedFd, RawFd};
@@ -61,4 +65,16 @@ pub fn take_fd(fd: RawFd) -> io::Result<OwnedFd> {
     // SAFETY: invariant 4: the caller owns `fd` and hands it over; nothing
     // else closes or uses it after this call.
     Ok(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd) })
+}
+
+/// Writes `data` to `fd` (invariant 5), once; a failure (a full pipe, a
+/// closed fd) loses what did not fit, as CPython's own handler does.
+pub fn write_to_wakeup_fd(fd: RawFd, data: &[u8]) {
+    if fd < 0 {
+        return;
+    }
+    // SAFETY: invariant 5: `fd` is open for the duration of this call; a
+    // write to an fd closed meanwhile fails with EBADF and does nothing.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    let _ = rustix::io::write(borrowed, data);
 }

@@ -2,9 +2,12 @@
 core's Child::communicate, no Popen object), side by side with the standard
 library's run(): the same calls, the same results and exceptions."""
 
+import asyncio
 import os
 import signal
+import socket
 import subprocess as std
+import sys
 import time
 
 import pytest
@@ -245,3 +248,112 @@ def test_a_signal_during_the_spawn_is_handled_before_the_wait(tmp_path, native, 
         signal.signal(signal.SIGUSR1, old)
     time.sleep(1.5)
     assert sorted(p.name for p in tmp_path.iterdir()) == [], "a handler ran at the child's end"
+
+
+RUNS = pytest.mark.parametrize(
+    "kwargs",
+    [{"input": b"", "capture_output": True, "timeout": 30}, {"capture_output": True}, {}],
+    ids=["input+timeout", "capture", "args-only"],
+)
+
+
+@RUNS
+def test_the_signal_wakeup_fd_is_left_as_it_was(native, no_leaks, kwargs):
+    # On the main thread a native run points Python's signal wakeup fd at a
+    # pipe of its own while it runs (so that no signal is missed between a
+    # look for handlers and its wait), and sets it back after: to none, or
+    # to the fd that was set, which still gets each signal's number.
+    ran = []
+    old = signal.signal(signal.SIGUSR2, lambda signo, frame: ran.append(signo))
+    r, w = socket.socketpair()
+    r.setblocking(False)
+    w.setblocking(False)
+    script = ["sh", "-c", "kill -USR2 $PPID; sleep 0.2"]
+    try:
+        assert fs.run(script, **kwargs).returncode == 0
+        assert ran == [signal.SIGUSR2]
+        assert signal.set_wakeup_fd(-1) == -1
+        ran.clear()
+        signal.set_wakeup_fd(w.fileno(), warn_on_full_buffer=False)
+        assert fs.run(script, **kwargs).returncode == 0
+        assert ran == [signal.SIGUSR2]
+        assert signal.set_wakeup_fd(-1) == w.fileno()
+        assert r.recv(16) == bytes([signal.SIGUSR2])
+    finally:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGUSR2, old)
+        r.close()
+        w.close()
+
+
+PIPE_REPLACED = r"""
+import os, signal, sys
+def fds():
+    return {fd for fd in os.listdir("/proc/self/fd") if os.path.exists(f"/proc/self/fd/{fd}")}
+before = fds()
+import fastspawn.subprocess as fs
+made = sorted(int(fd) for fd in fds() - before)
+assert len(made) == 2, made  # the wakeup pipe, made at import
+ran = []
+signal.signal(signal.SIGUSR1, lambda signo, frame: ran.append(signo))
+script = ["sh", "-c", "kill -USR1 $PPID; sleep 0.2"]
+def check():
+    assert fs.run(script, **KWARGS).returncode == 0
+    assert ran == [signal.SIGUSR1], ran
+    assert signal.set_wakeup_fd(-1) == -1
+    ran.clear()
+check()
+# Code that closes fds it does not own, then reuses their numbers for a
+# non-blocking pipe of its own: the run makes a new pipe and neither
+# reads nor writes nor closes the numbers' new files.
+for fd in made:
+    os.close(fd)
+r, w = os.pipe2(os.O_NONBLOCK)
+assert sorted((r, w)) == made, (r, w, made)
+os.write(w, b"mine")
+check()
+assert os.read(r, 16) == b"mine"
+# A forked child shares its parent's pipe: it makes its own.
+pid = os.fork()
+if pid == 0:
+    try:
+        check()
+        check()
+    except BaseException as e:
+        print("child:", repr(e), flush=True)
+        os._exit(1)
+    os._exit(0)
+check()
+assert os.waitpid(pid, 0)[1] == 0
+print("ok")
+"""
+
+
+@RUNS
+def test_the_wakeup_pipe_is_made_again_when_its_fds_are_not_its_own(kwargs):
+    code = PIPE_REPLACED.replace("KWARGS", repr(kwargs))
+    out = std.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "ok\n", "")
+
+
+@RUNS
+def test_an_event_loop_s_signal_handler_sees_a_signal_during_a_run(native, no_leaks, kwargs):
+    # asyncio's loop.add_signal_handler learns of signals from the wakeup
+    # fd it set: a blocking run() called on the loop's thread must leave
+    # that in place, so the callback runs once the loop runs again.
+    got = []
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGUSR2, got.append, "usr2")
+        try:
+            fs.run(["sh", "-c", "kill -USR2 $PPID; sleep 0.2"], **kwargs)
+            for _ in range(100):
+                if got:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            loop.remove_signal_handler(signal.SIGUSR2)
+
+    asyncio.run(main())
+    assert got == ["usr2"]

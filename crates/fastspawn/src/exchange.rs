@@ -11,7 +11,7 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::os::fd::OwnedFd;
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
@@ -54,6 +54,7 @@ pub struct Exchange<'a> {
     kill_signal: i32,
     read_after_kill: bool,
     on_interrupt: Option<Box<dyn FnMut() -> bool + 'a>>,
+    wake: Option<BorrowedFd<'a>>,
 }
 
 impl Default for Exchange<'_> {
@@ -74,6 +75,7 @@ impl<'a> Exchange<'a> {
             kill_signal: libc::SIGKILL,
             read_after_kill: true,
             on_interrupt: None,
+            wake: None,
         }
     }
 
@@ -144,6 +146,28 @@ impl<'a> Exchange<'a> {
         self.on_interrupt = Some(Box::new(go_on));
         self
     }
+
+    /// Makes `fd` readable count as an interruption: each of the run's
+    /// waits also ends when `fd` is readable, and the run then reads from
+    /// it once (up to 256 bytes; `fd` should be non-blocking, as the read
+    /// end of a pipe made with `O_NONBLOCK`) and calls the
+    /// [`on_interrupt`](Self::on_interrupt) closure, as for `EINTR`.
+    ///
+    /// Every wait of the run is then a `poll` (no blocking `read` or
+    /// `write`), so a signal whose handler writes to `fd` is not missed,
+    /// even one that comes between a call of the closure and the next
+    /// wait, which no `EINTR` reports. That is what Python's
+    /// `signal.set_wakeup_fd` gives a binding. One wait is the exception:
+    /// the wait for the exit without a deadline, when the spawn made no
+    /// pidfd ([`Command::pidfd`](crate::Command::pidfd) off, or made
+    /// lazily: making one costs a spawn+wait ~10 µs), is a look at `fd`
+    /// and then a blocking `waitid`; a signal that comes between the two
+    /// (a few instructions) is seen when the child exits. An `fd` at its
+    /// end or in error is left out from then on.
+    pub fn wake_fd(mut self, fd: BorrowedFd<'a>) -> Self {
+        self.wake = Some(fd);
+        self
+    }
 }
 
 impl fmt::Debug for Exchange<'_> {
@@ -159,6 +183,7 @@ impl fmt::Debug for Exchange<'_> {
             .field("kill_signal", &self.kill_signal)
             .field("read_after_kill", &self.read_after_kill)
             .field("on_interrupt", &self.on_interrupt.is_some())
+            .field("wake", &self.wake)
             .finish()
     }
 }
@@ -296,6 +321,24 @@ fn fail(program: &OsStr, step: Step, errno: Errno) -> Error {
     Error::io(program, step, errno.into())
 }
 
+/// Reads what woke the run from the wake fd (see [`Exchange::wake_fd`]):
+/// one `read`, so that a blocking fd cannot hang the run. Returns the fd
+/// while it may be written to again (it had data, or none yet; at its end
+/// or in error it is left out, `None`, or every `poll` would see it), and
+/// whether there was anything to report (data, its end, an error).
+fn drain(wake: Option<BorrowedFd<'_>>) -> (Option<BorrowedFd<'_>>, bool) {
+    let Some(fd) = wake else {
+        return (None, false);
+    };
+    let mut buf = [0u8; 256];
+    match rustix::io::read(fd, &mut buf) {
+        Ok(0) => (None, true),
+        Ok(_) => (Some(fd), true),
+        Err(Errno::AGAIN | Errno::INTR) => (Some(fd), false),
+        Err(_) => (None, true),
+    }
+}
+
 /// One `poll`; false when interrupted (`EINTR`: the caller's loop goes
 /// round again).
 fn poll_once(fds: &mut [PollFd<'_>], wait: Option<Duration>) -> std::result::Result<bool, Errno> {
@@ -361,6 +404,7 @@ impl Child {
             kill_signal,
             read_after_kill,
             mut on_interrupt,
+            mut wake,
         } = exchange;
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let on_interrupt_set = on_interrupt.is_some();
@@ -429,7 +473,7 @@ impl Child {
             // left without a `poll` (its call blocks, no deadline to keep).
             let mut ready_in = false;
             let mut ready_out = smallvec::SmallVec::<[usize; 4]>::new();
-            if open == 1 && left.is_none() && !blocked {
+            if open == 1 && left.is_none() && !blocked && wake.is_none() {
                 if input.is_some() {
                     ready_in = true;
                 } else {
@@ -445,8 +489,19 @@ impl Child {
                         fds.push(PollFd::new(fd, PollFlags::IN));
                     }
                 }
-                if !poll_once(&mut fds, left).map_err(|e| fail(&self.program, Step::Output, e))? {
+                if let Some(fd) = &wake {
+                    fds.push(PollFd::new(fd, PollFlags::IN));
+                }
+                let polled =
+                    poll_once(&mut fds, left).map_err(|e| fail(&self.program, Step::Output, e))?;
+                let woken = polled
+                    && wake.is_some()
+                    && fds.last().is_some_and(|fd| !fd.revents().is_empty());
+                if !polled || woken {
                     drop(fds);
+                    if woken {
+                        wake = drain(wake).0;
+                    }
                     interrupted(&self.program, Step::Output)?;
                     continue;
                 }
@@ -488,6 +543,34 @@ impl Child {
         // 2. The streams are done: the exit, within the deadline.
         if end == RunEnd::Exited {
             let status = match deadline {
+                None if wake.is_some() && self.pidfd_if_made().is_some() => loop {
+                    if self
+                        .wait_readable(Duration::MAX, &mut [], &mut wake)
+                        .map_err(|e| fail(&self.program, Step::Wait, e))?
+                        .is_none()
+                    {
+                        interrupted(&self.program, Step::Wait)?;
+                    } else if let Some(status) = self.try_wait()? {
+                        break status;
+                    }
+                },
+                // No pidfd to `poll` (making one would cost the run more
+                // than the rest of its wait): a look at the wake fd, then
+                // the blocking wait, which a signal interrupts from then
+                // on. Only a signal that comes between the two (a few
+                // instructions) is seen when the wait ends.
+                None if wake.is_some() => loop {
+                    let woken;
+                    (wake, woken) = drain(wake);
+                    if woken {
+                        interrupted(&self.program, Step::Wait)?;
+                        continue;
+                    }
+                    match self.wait_interruptible()? {
+                        Some(status) => break status,
+                        None => interrupted(&self.program, Step::Wait)?,
+                    }
+                },
                 None if on_interrupt_set => loop {
                     match self.wait_interruptible()? {
                         Some(status) => break status,
@@ -508,7 +591,7 @@ impl Child {
                         break self.wait()?;
                     };
                     if self
-                        .wait_readable(left, &mut [])
+                        .wait_readable(left, &mut [], &mut wake)
                         .map_err(|e| fail(&self.program, Step::Wait, e))?
                         .is_none()
                     {
@@ -530,7 +613,7 @@ impl Child {
                 break status;
             }
             let ready = self
-                .wait_readable(Duration::MAX, &mut outs)
+                .wait_readable(Duration::MAX, &mut outs, &mut None)
                 .map_err(|e| fail(&self.program, Step::Wait, e))?;
             for i in ready.into_iter().flatten() {
                 outs[i]
@@ -576,12 +659,15 @@ impl Child {
 
     /// Waits up to `wait` for the child's exit (its pidfd, or at most
     /// 10 ms without one) or one of `outs` to be readable; returns which
-    /// outputs are, `None` when a signal interrupted the wait.
+    /// outputs are, `None` when a signal interrupted the wait or `wake`
+    /// was readable (and was read: see [`drain`]).
     fn wait_readable(
         &self,
         wait: Duration,
         outs: &mut [Reading],
+        wake: &mut Option<BorrowedFd<'_>>,
     ) -> std::result::Result<Option<smallvec::SmallVec<[usize; 4]>>, Errno> {
+        let woke_by = *wake;
         let pidfd = self.pidfd();
         let wait = match pidfd {
             Some(_) => wait,
@@ -598,13 +684,21 @@ impl Child {
                 which.push(i);
             }
         }
+        if let Some(fd) = &woke_by {
+            fds.push(PollFd::new(fd, PollFlags::IN));
+        }
         let wait = (wait != Duration::MAX).then_some(wait);
         if !poll_once(&mut fds, wait)? {
             return Ok(None);
         }
+        if woke_by.is_some() && fds.last().is_some_and(|fd| !fd.revents().is_empty()) {
+            drop(fds);
+            *wake = drain(woke_by).0;
+            return Ok(None);
+        }
         let skip = usize::from(pidfd.is_some());
         Ok(Some(
-            fds[skip..]
+            fds[skip..fds.len() - usize::from(woke_by.is_some())]
                 .iter()
                 .zip(which)
                 .filter(|(fd, _)| !fd.revents().is_empty())

@@ -454,3 +454,135 @@ fn on_interrupt_returning_false_ends_the_run_and_leaves_the_child() {
         assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
     }
 }
+
+/// A non-blocking pipe: the wake fd's read end and its write end.
+fn wake_pipe() -> (OwnedFd, OwnedFd) {
+    rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC | rustix::pipe::PipeFlags::NONBLOCK)
+        .expect("pipe")
+}
+
+#[test]
+fn a_wake_fd_written_before_the_run_ends_it_at_once() {
+    let _g = util::shared();
+    // What no EINTR can report: the signal came (and its handler wrote to
+    // the wake fd) before the run's first wait. Every kind of wait: the
+    // streams' poll with a deadline, a single stream without one (which
+    // otherwise blocks in `read`), the exit with a deadline, the exit
+    // without one (which otherwise blocks in `waitid`: with a pidfd from
+    // the spawn, a `poll`; without, a look at the wake fd first).
+    for (script, timeout, pidfd) in [
+        ("exec sleep 30", Some(Duration::from_secs(60)), false),
+        ("exec sleep 30", None, false),
+        (
+            "exec >&-; exec sleep 30",
+            Some(Duration::from_secs(60)),
+            false,
+        ),
+        ("exec >&-; exec sleep 30", None, false),
+        ("exec >&-; exec sleep 30", None, true),
+    ] {
+        let mut child = sh(script)
+            .stdout(Stdio::piped())
+            .pidfd(pidfd)
+            .pidfd_at_spawn(pidfd)
+            .spawn()
+            .expect("spawn");
+        let (wake, woken) = wake_pipe();
+        rustix::io::write(&woken, &[10]).expect("write");
+        let mut calls = 0;
+        let mut exchange = Exchange::new()
+            .output(child.stdout.take().unwrap())
+            .wake_fd(std::os::fd::AsFd::as_fd(&wake))
+            .on_interrupt(|| {
+                calls += 1;
+                false
+            });
+        if let Some(timeout) = timeout {
+            exchange = exchange.timeout(timeout);
+        }
+        let started = Instant::now();
+        let err = child.communicate(exchange).expect_err("interrupted");
+        assert_eq!(
+            err.kind(),
+            std::io::ErrorKind::Interrupted,
+            "{script}: {err}"
+        );
+        assert_eq!(calls, 1, "{script}");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{script}: ended by the wake fd"
+        );
+        // The run read what woke it.
+        let mut buf = [0u8; 4];
+        assert_eq!(
+            rustix::io::read(&wake, &mut buf),
+            Err(rustix::io::Errno::AGAIN),
+            "{script}: the wake fd was read"
+        );
+        assert_eq!(
+            child.try_wait().expect("try_wait"),
+            None,
+            "{script}: left running"
+        );
+        child.kill().expect("kill");
+        assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+    }
+}
+
+#[test]
+fn a_wake_fd_calls_on_interrupt_each_time_and_the_run_goes_on() {
+    let _g = util::shared();
+    let (wake, woken) = wake_pipe();
+    let mut child = sh("read _; echo got; exec >&-; read _; exit 4")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = Some(child.stdin.take().unwrap());
+    let mut calls = 0;
+    // Each call lets the child go one step further (a line on its stdin),
+    // and wakes the run again, until the last.
+    let exchange = Exchange::new()
+        .output(child.stdout.take().unwrap())
+        .wake_fd(std::os::fd::AsFd::as_fd(&wake))
+        .on_interrupt(|| {
+            calls += 1;
+            if calls < 3 {
+                rustix::io::write(stdin.as_ref().unwrap(), b"go\n").expect("write");
+                rustix::io::write(&woken, &[calls as u8]).expect("wake");
+            } else {
+                drop(stdin.take());
+            }
+            true
+        });
+    rustix::io::write(&woken, &[0]).expect("write");
+    let run = child.communicate(exchange).expect("communicate");
+    assert_eq!(run.end, RunEnd::Exited);
+    assert_eq!(run.outputs[0].data, b"got\n");
+    assert_eq!(run.status.code(), Some(4));
+    assert_eq!(calls, 3, "one call per write to the wake fd");
+}
+
+#[test]
+fn a_wake_fd_at_its_end_is_left_out() {
+    let _g = util::shared();
+    // The write end closed: the fd is readable for ever (its end). The run
+    // calls on_interrupt once for it and then leaves it out, or it would
+    // spin until the child ends.
+    for script in ["sleep 0.3; echo done", "exec >&-; sleep 0.3"] {
+        let (wake, woken) = wake_pipe();
+        drop(woken);
+        let mut child = sh(script).stdout(Stdio::piped()).spawn().expect("spawn");
+        let mut calls = 0;
+        let exchange = Exchange::new()
+            .output(child.stdout.take().unwrap())
+            .wake_fd(std::os::fd::AsFd::as_fd(&wake))
+            .on_interrupt(|| {
+                calls += 1;
+                true
+            });
+        let run = child.communicate(exchange).expect("communicate");
+        assert_eq!(run.status.code(), Some(0), "{script}");
+        assert_eq!(calls, 1, "{script}");
+    }
+}
