@@ -53,9 +53,10 @@ fn to_py<'py>(
 
 /// Python's signal wakeup fd (`signal.set_wakeup_fd`) pointed, for one
 /// run, at the package's pipe ([`Pipe`]). CPython's C signal handler writes
-/// the signal's number to it, and every wait of the run `poll`s its read
-/// end ([`Exchange::wake_fd`]), so a signal that comes at any point from
-/// just before the spawn to the end is handled at once. Without it, one
+/// the signal's number to it, and the run's waits `poll` its read end or
+/// look at it first ([`Exchange::wake_fd`]), so a signal that comes from
+/// just before the spawn to the end is handled at once (but for one in the
+/// few instructions between that look and a `waitid`). Without it, one
 /// that comes during the spawn (which blocks signals around its clone, and
 /// whose wait for the child's `execve` is not interrupted), or between a
 /// look for pending handlers and the next wait, interrupts nothing, and
@@ -222,11 +223,11 @@ fn forward(read: &OwnedFd, fd: RawFd) {
 
 /// Runs `exchange` on `child` (the GIL released) with Python's signal
 /// handlers run each time a signal interrupts the wait, as CPython's own
-/// waits do (PEP 475), or writes to `wake` (see [`Wake`]). A handler that raises ends the run the way
-/// CPython's `run()` ends on it: after a `KeyboardInterrupt` the child gets
-/// 0.25 s to exit (a terminal's Ctrl-C reached it too), after any other
-/// exception none; then it is killed and reaped, the exception is in
-/// `raised`, and the result is `None`.
+/// waits do (PEP 475), or writes to `wake` (see [`Wake`]). A handler that
+/// raises ends the run the way CPython's `run()` ends on it: after a
+/// `KeyboardInterrupt` the child gets 0.25 s to exit (a terminal's Ctrl-C
+/// reached it too), after any other exception none; then it is killed and
+/// reaped, the exception is in `raised`, and the result is `None`.
 ///
 /// A signal that came during the spawn (which blocks signals around its
 /// clone, and whose wait for the child's `execve` is not interrupted) has

@@ -361,12 +361,13 @@ impl Child {
     /// How it runs:
     ///
     /// 1. While the input or an output is open, one `poll` over them (no
-    ///    `poll` at all while a single blocking stream is left and there is no
-    ///    deadline: its `read`/`write` blocks instead). A ready output is read
-    ///    once (64 KiB at most), a ready input written as far as the pipe
-    ///    takes (the input's fd is made non-blocking). The child's exit does
-    ///    not end this phase: a run ends when its outputs end, so that nothing
-    ///    the child wrote is lost, as with std's `wait_with_output`.
+    ///    `poll` at all while a single blocking stream is left and there is
+    ///    no deadline or wake fd: its `read`/`write` blocks instead). A ready
+    ///    output is read once (64 KiB at most), a ready input written as far
+    ///    as the pipe takes (the input's fd is made non-blocking). The
+    ///    child's exit does not end this phase: a run ends when its outputs
+    ///    end, so that nothing the child wrote is lost, as with std's
+    ///    `wait_with_output`.
     /// 2. The outputs all ended: a wait for the exit, bounded by the deadline
     ///    (the child's pidfd in the `poll`, or a look every 10 ms without one).
     /// 3. The deadline passed, or the outputs held more than the limit in all:
