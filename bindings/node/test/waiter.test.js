@@ -63,6 +63,12 @@ describe('the waiter', () => {
       }
       assert.equal(pidfds.length, 1);
       const pidfd = pidfds[0].fd;
+      // The spawner thread posts 'spawn' before it hands the pidfd to the
+      // waiter (src/registry.rs settle): wait for that hand-over.
+      const deadline = Date.now() + 10000;
+      while (epollEntries(pidfd, target._id).length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
       assert.equal(epollEntries(pidfd, target._id).length, 1, 'the pidfd is watched by the waiter');
       // The other holder: the pidfd in flight in the holder's unread stdin.
       assert.ok(addon.sendWithFd(holder.stdin._handle.fd, Buffer.from('x'), pidfd) > 0);
