@@ -434,25 +434,38 @@ fn on_interrupt_returning_false_ends_the_run_and_leaves_the_child() {
             .on_interrupt(|| false);
         let sender = interrupt_me(signal, 1, Duration::from_millis(100));
         let started = Instant::now();
-        let err = child.communicate(exchange).expect_err("interrupted");
+        let result = child.communicate(exchange);
         sender.join().unwrap();
-        assert_eq!(
-            err.kind(),
-            std::io::ErrorKind::Interrupted,
-            "{script}: {err}"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "{script}: ended by the signal"
-        );
-        assert_eq!(
-            child.try_wait().expect("try_wait"),
-            None,
-            "{script}: left running"
-        );
-        child.kill().expect("kill");
-        assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+        ended_early_leaving_the_child(result, started, &mut child, script);
     }
+}
+
+/// `result` is an `Interrupted` error that came well before the child's
+/// end (`started`: the run's start), and the child is still running; then
+/// it is killed and reaped.
+fn ended_early_leaving_the_child(
+    result: fastspawn::Result<fastspawn::Communicated>,
+    started: Instant,
+    child: &mut fastspawn::Child,
+    script: &str,
+) {
+    let err = result.expect_err("interrupted");
+    assert_eq!(
+        err.kind(),
+        std::io::ErrorKind::Interrupted,
+        "{script}: {err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{script}: ended early"
+    );
+    assert_eq!(
+        child.try_wait().expect("try_wait"),
+        None,
+        "{script}: left running"
+    );
+    child.kill().expect("kill");
+    assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
 }
 
 /// A non-blocking pipe: the wake fd's read end and its write end.
@@ -501,17 +514,8 @@ fn a_wake_fd_written_before_the_run_ends_it_at_once() {
             exchange = exchange.timeout(timeout);
         }
         let started = Instant::now();
-        let err = child.communicate(exchange).expect_err("interrupted");
-        assert_eq!(
-            err.kind(),
-            std::io::ErrorKind::Interrupted,
-            "{script}: {err}"
-        );
+        let result = child.communicate(exchange);
         assert_eq!(calls, 1, "{script}");
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "{script}: ended by the wake fd"
-        );
         // The run read what woke it.
         let mut buf = [0u8; 4];
         assert_eq!(
@@ -519,13 +523,7 @@ fn a_wake_fd_written_before_the_run_ends_it_at_once() {
             Err(rustix::io::Errno::AGAIN),
             "{script}: the wake fd was read"
         );
-        assert_eq!(
-            child.try_wait().expect("try_wait"),
-            None,
-            "{script}: left running"
-        );
-        child.kill().expect("kill");
-        assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+        ended_early_leaving_the_child(result, started, &mut child, script);
     }
 }
 
