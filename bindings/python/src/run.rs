@@ -74,19 +74,20 @@ struct Pipe {
     read: OwnedFd,
     write: OwnedFd,
     pid: rustix::process::Pid,
-    made: [Option<(u64, u64)>; 2],
+    made: [(u64, u64); 2],
 }
 
-/// Which file `fd` is (device and inode), if it is open.
-fn file_of(fd: &OwnedFd) -> Option<(u64, u64)> {
-    rustix::fs::fstat(fd).ok().map(|st| (st.st_dev, st.st_ino))
+/// Which file `fd` is (device and inode).
+fn file_of(fd: &OwnedFd) -> io::Result<(u64, u64)> {
+    let st = rustix::fs::fstat(fd)?;
+    Ok((st.st_dev, st.st_ino))
 }
 
 impl Pipe {
     fn new() -> io::Result<Pipe> {
         let flags = rustix::pipe::PipeFlags::CLOEXEC | rustix::pipe::PipeFlags::NONBLOCK;
         let (read, write) = rustix::pipe::pipe_with(flags)?;
-        let made = [file_of(&read), file_of(&write)];
+        let made = [file_of(&read)?, file_of(&write)?];
         Ok(Pipe {
             read,
             write,
@@ -96,7 +97,8 @@ impl Pipe {
     }
 
     fn fds_are_ours(&self) -> bool {
-        self.made[0].is_some() && [file_of(&self.read), file_of(&self.write)] == self.made
+        file_of(&self.read).ok() == Some(self.made[0])
+            && file_of(&self.write).ok() == Some(self.made[1])
     }
 
     /// This thread's pipe (only the main thread asks): the one kept if its
