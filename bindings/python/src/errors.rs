@@ -33,6 +33,16 @@ fn strerror(errno: i32) -> String {
     }
 }
 
+/// A failed system call of the parent's own (a pipe, a `dup`) as
+/// `os.pipe()` or `os.dup()` raise it: `OSError(errno, strerror)`, the
+/// subclass for that errno (EMFILE: `OSError`; EBADF: `OSError`).
+pub fn os_error(err: std::io::Error) -> PyErr {
+    match err.raw_os_error() {
+        Some(errno) => PyOSError::new_err((errno, strerror(errno))),
+        None => PyOSError::new_err(err.to_string()),
+    }
+}
+
 /// Why `chdir(dir)` would fail, if it would.
 fn chdir_errno(dir: &Path) -> Option<i32> {
     match std::fs::metadata(dir) {

@@ -10,13 +10,14 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fastspawn::{Child, Communicated, Exchange, RunEnd};
+use fastspawn::{Child, Command, Communicated, Exchange, RunEnd, Stdio};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyInt};
 
-use crate::spawn::{Built, Request, build, simple_command};
+use crate::errors::os_error;
+use crate::spawn::{Built, Names, Request, build, simple_argv, simple_command, simple_command_of};
 use crate::sys;
 
 /// What `run` returns: pid, raw wait status, stdout, stderr (`None` where
@@ -283,6 +284,31 @@ fn on_main_thread() -> bool {
     MAIN.with(|main| *main)
 }
 
+/// A timeout as CPython reads it: 0 or less has passed already; one too
+/// large for a deadline is none.
+fn deadline(timeout: Option<f64>) -> Option<Duration> {
+    timeout.and_then(|t| {
+        if t > 0.0 {
+            Duration::try_from_secs_f64(t).ok()
+        } else {
+            Some(Duration::ZERO)
+        }
+    })
+}
+
+/// The fds of one run besides the command's own: `given` are closed
+/// right after the spawn (the child's ends of the caller's pipes); `stdin`
+/// is the parent's end of the child's stdin (written, then closed);
+/// `out`/`err` the parent's ends of its stdout and stderr, read to their
+/// ends.
+#[derive(Default)]
+struct Ends {
+    given: Vec<OwnedFd>,
+    stdin: Option<OwnedFd>,
+    out: Option<OwnedFd>,
+    err: Option<OwnedFd>,
+}
+
 /// Spawns `request`, writes `input` to `stdin` (the parent's end of the
 /// child's stdin, handed over, -1: none), reads the parent ends `out`/`err`
 /// (-1: none) to their ends and waits, within `timeout` seconds (`None`:
@@ -306,38 +332,168 @@ pub fn run<'py>(
     let given: Vec<OwnedFd> = give
         .into_iter()
         .map(sys::take_fd)
-        .collect::<io::Result<_>>()?;
-    let stdin = if stdin >= 0 {
-        Some(sys::take_fd(stdin)?)
-    } else {
-        None
+        .collect::<io::Result<_>>()
+        .map_err(os_error)?;
+    let ends = Ends {
+        given,
+        stdin: (stdin >= 0)
+            .then(|| sys::take_fd(stdin))
+            .transpose()
+            .map_err(os_error)?,
+        out: (out >= 0)
+            .then(|| sys::dup_cloexec(out))
+            .transpose()
+            .map_err(os_error)?,
+        err: (err >= 0)
+            .then(|| sys::dup_cloexec(err))
+            .transpose()
+            .map_err(os_error)?,
     };
-    let out = if out >= 0 {
-        Some(sys::dup_cloexec(out)?)
-    } else {
-        None
-    };
-    let err = if err >= 0 {
-        Some(sys::dup_cloexec(err)?)
-    } else {
-        None
-    };
-    let (want_out, want_err) = (out.is_some(), err.is_some());
-    // A timeout of 0 or less has passed already; one too large for a
-    // deadline is none.
-    let timeout = timeout.and_then(|t| {
-        if t > 0.0 {
-            Duration::try_from_secs_f64(t).ok()
-        } else {
-            Some(Duration::ZERO)
-        }
-    });
-    let input: &[u8] = input.as_ref().map_or(&[], |b| b.as_bytes());
     let Built {
-        mut cmd,
+        cmd,
         on_pool,
         names,
     } = build(request)?;
+    run_to_end(py, cmd, on_pool, &names, ends, input, deadline(timeout))
+}
+
+/// How `run_std` sets one of the child's standard streams: `subprocess`'s
+/// `None`, `PIPE`, `STDOUT` and `DEVNULL`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Inherit,
+    Pipe,
+    Stdout,
+    Null,
+}
+
+impl Mode {
+    /// The mode `value` names, or `None` for anything else (an fd, a file:
+    /// the general path's).
+    fn of(value: Option<&Bound<'_, PyAny>>) -> Option<Mode> {
+        let Some(value) = value else {
+            return Some(Mode::Inherit);
+        };
+        if !value.is_exact_instance_of::<PyInt>() {
+            return None;
+        }
+        match value.extract::<i64>().ok()? {
+            -1 => Some(Mode::Pipe),
+            -2 => Some(Mode::Stdout),
+            -3 => Some(Mode::Null),
+            _ => None,
+        }
+    }
+}
+
+/// A pipe for one of the child's streams, close-on-exec both ends (the
+/// child's end is mapped into place without the flag); its failure
+/// (EMFILE) as `os.pipe()` raises it.
+fn pipe() -> PyResult<(OwnedFd, OwnedFd)> {
+    rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| os_error(e.into()))
+}
+
+/// `run(args, stdin=, stdout=, stderr=, input=, timeout=)` with those
+/// streams among `None`, `PIPE`, `DEVNULL` and (stderr) `STDOUT`, bytes
+/// `input` and every other argument at its default, in one call: the
+/// pipes, [`simple_command`](crate::spawn::simple_command)'s command, the
+/// spawn, the exchange and the wait, as [`run`] does them, with no Python
+/// code between (what `run()`, `call()`, `check_call()` and
+/// `check_output()` cost above the spawn). `None` (nothing done, no event
+/// audited) when an argument needs the general path: `args` not a list or
+/// tuple of str and bytes, a stream given as an fd or a file, `STDOUT`
+/// for stdin or stdout.
+#[pyfunction]
+#[pyo3(signature = (args, stdin=None, stdout=None, stderr=None, input=None, timeout=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn run_std<'py>(
+    py: Python<'py>,
+    args: &Bound<'py, PyAny>,
+    stdin: Option<Bound<'py, PyAny>>,
+    stdout: Option<Bound<'py, PyAny>>,
+    stderr: Option<Bound<'py, PyAny>>,
+    input: Option<Bound<'py, PyBytes>>,
+    timeout: Option<f64>,
+) -> PyResult<Option<Ran<'py>>> {
+    let (Some(stdin), Some(stdout), Some(stderr)) = (
+        Mode::of(stdin.as_ref()),
+        Mode::of(stdout.as_ref()),
+        Mode::of(stderr.as_ref()),
+    ) else {
+        return Ok(None);
+    };
+    if stdin == Mode::Stdout || stdout == Mode::Stdout {
+        return Ok(None);
+    }
+    let Some((argv, names)) = simple_argv(args)? else {
+        return Ok(None);
+    };
+    let mut cmd = simple_command_of(&argv);
+    let mut ends = Ends::default();
+    match stdin {
+        Mode::Pipe => {
+            let (read, write) = pipe()?;
+            cmd.stdin(Stdio::from(read));
+            ends.stdin = Some(write);
+        }
+        Mode::Null => {
+            cmd.stdin(Stdio::null());
+        }
+        Mode::Inherit | Mode::Stdout => {}
+    }
+    match stdout {
+        Mode::Pipe => {
+            let (read, write) = pipe()?;
+            if stderr == Mode::Stdout {
+                cmd.stderr(Stdio::from(write.try_clone().map_err(os_error)?));
+            }
+            cmd.stdout(Stdio::from(write));
+            ends.out = Some(read);
+        }
+        Mode::Null => {
+            cmd.stdout(Stdio::null());
+        }
+        Mode::Inherit | Mode::Stdout => {}
+    }
+    match (stderr, stdout) {
+        (Mode::Pipe, _) => {
+            let (read, write) = pipe()?;
+            cmd.stderr(Stdio::from(write));
+            ends.err = Some(read);
+        }
+        (Mode::Null, _) | (Mode::Stdout, Mode::Null) => {
+            cmd.stderr(Stdio::null());
+        }
+        // As CPython: the child's stderr is the parent's stdout.
+        (Mode::Stdout, Mode::Inherit) => {
+            cmd.stderr(Stdio::from(sys::dup_cloexec(1).map_err(os_error)?));
+        }
+        (Mode::Stdout, _) | (Mode::Inherit, _) => {}
+    }
+    run_to_end(py, cmd, false, &names, ends, input, deadline(timeout)).map(Some)
+}
+
+/// The run of [`run`] and [`run_std`]: spawns `cmd` (on a spawner thread
+/// when `on_pool`), closes `ends.given`, exchanges `input` and the outputs
+/// with the child and waits, with the GIL released and Python's signal
+/// handlers run as CPython's waits run them.
+fn run_to_end<'py>(
+    py: Python<'py>,
+    mut cmd: Command,
+    on_pool: bool,
+    names: &Names,
+    ends: Ends,
+    input: Option<Bound<'py, PyBytes>>,
+    timeout: Option<Duration>,
+) -> PyResult<Ran<'py>> {
+    let Ends {
+        given,
+        stdin,
+        out,
+        err,
+    } = ends;
+    let (want_out, want_err) = (out.is_some(), err.is_some());
+    let input: &[u8] = input.as_ref().map_or(&[], |b| b.as_bytes());
     let mut raised = None;
     let wake = Wake::arm(py)?;
     // Waited for right here: no pidfd needed (it costs a few µs) unless a
@@ -359,8 +515,8 @@ pub fn run<'py>(
             rx.recv().expect("a spawner thread answers every job")
         } else {
             let spawned = cmd.spawn();
-            // The command holds duplicates of the pipes' child ends: closed
-            // now, or the reads would never see the end.
+            // The command holds the pipes' child ends (or duplicates of
+            // them): closed now, or the reads would never see the end.
             drop(cmd);
             spawned
         };

@@ -66,7 +66,7 @@ fn limit(value: i64) -> u64 {
 }
 
 fn dup(fd: RawFd) -> PyResult<std::os::fd::OwnedFd> {
-    Ok(sys::dup_cloexec(fd)?)
+    sys::dup_cloexec(fd).map_err(errors::os_error)
 }
 
 /// Every open fd above 2 of this process that is not close-on-exec.
@@ -213,13 +213,15 @@ pub fn build(req: Request<'_>) -> PyResult<Built> {
     if let Some(dir) = &cwd {
         cmd.current_dir(os(dir));
     }
-    if stdin >= 0 {
+    // -1 is "inherit"; any other number is an fd, and a negative one is
+    // EBADF, as CPython's child reports it (`stdout=STDOUT`, say).
+    if stdin != -1 {
         cmd.stdin(Stdio::from(dup(stdin)?));
     }
-    if stdout >= 0 {
+    if stdout != -1 {
         cmd.stdout(Stdio::from(dup(stdout)?));
     }
-    if stderr >= 0 {
+    if stderr != -1 {
         cmd.stderr(Stdio::from(dup(stderr)?));
     }
     if !close_fds {

@@ -3,6 +3,7 @@ core's Child::communicate, no Popen object), side by side with the standard
 library's run(): the same calls, the same results and exceptions."""
 
 import asyncio
+import gc
 import os
 import signal
 import socket
@@ -13,7 +14,7 @@ import time
 import pytest
 
 import fastspawn.subprocess as fs
-from conftest import children, outcome
+from conftest import children, open_fds, outcome
 
 
 @pytest.fixture
@@ -155,6 +156,226 @@ def test_what_the_native_path_does_not_take_goes_through_popen(kwargs, no_leaks)
         assert (a.args, a.returncode, a.stdout) == (b.args, b.returncode, b.stdout)
 
 
+def recording_run_std(monkeypatch):
+    """Records each call of the native run of the streams alone
+    (``_fastspawn.run_std``): True when it ran the call, False when it left
+    it to the general path."""
+    took = []
+    run_std = fs._fastspawn.run_std
+
+    def recording(*args):
+        ran = run_std(*args)
+        took.append(ran is not None)
+        return ran
+
+    monkeypatch.setattr(fs._fastspawn, "run_std", recording)
+    return took
+
+
+def fields(result):
+    """What the standard library and the package must agree on."""
+    if isinstance(result, std.CompletedProcess):
+        return type(result), result.args, result.returncode, result.stdout, result.stderr
+    if isinstance(result, std.SubprocessError):
+        return type(result), result.cmd, getattr(result, "returncode", None), result.output, (
+            result.stderr)  # fmt: skip
+    return result
+
+
+@pytest.mark.parametrize("stdin", [None, std.PIPE, std.DEVNULL], ids=["in", "in-pipe", "in-null"])
+def test_the_streams_alone_are_one_native_call(monkeypatch, native, no_leaks, stdin):
+    # Every combination of None, PIPE, DEVNULL and (stderr) STDOUT, with and
+    # without input and a timeout: the standard library's results, each in
+    # one native call (run_std).
+    took = recording_run_std(monkeypatch)
+    # An inherited stdin is not read (it may be a terminal).
+    script = ("" if stdin is None else "cat; ") + "echo out; echo err >&2; exit 3"
+    calls = 0
+    for stdout in (None, std.PIPE, std.DEVNULL):
+        for stderr in (None, std.PIPE, std.DEVNULL, std.STDOUT):
+            variants = [{"stdin": stdin}, {"stdin": stdin, "timeout": 60}]
+            if stdin is std.PIPE:
+                variants += [{"input": b"in\n"}, {"input": b"in\n", "timeout": 60}]
+            for extra in variants:
+                kwargs = {"stdout": stdout, "stderr": stderr, **extra}
+                a, b = both(lambda m, kw=kwargs: m.run(["sh", "-c", script], **kw))
+                assert fields(a) == fields(b), kwargs
+                assert b.returncode == 3
+                calls += 1
+    assert took == [True] * calls
+
+
+def test_capture_and_check_are_one_native_call(monkeypatch, native, no_leaks):
+    took = recording_run_std(monkeypatch)
+    fails = ["sh", "-c", "echo out; echo err >&2; exit 3"]
+    cases = [
+        lambda m: m.run(fails, capture_output=True),
+        lambda m: m.run(fails, capture_output=True, check=True),
+        lambda m: m.run(fails, stdout=m.PIPE, stderr=m.STDOUT, check=True),
+        lambda m: m.check_output(["sh", "-c", "echo out; echo err >&2"], stderr=m.STDOUT),
+        lambda m: m.check_output(["cat"], input=b"abc"),
+        lambda m: m.check_output(fails, stderr=m.DEVNULL),
+        lambda m: m.check_output((b"sh", b"-c", b"kill -TERM $$")),
+        lambda m: m.call(fails, stdout=m.DEVNULL, stderr=m.DEVNULL),
+        lambda m: m.call(fails, stdin=m.DEVNULL, stdout=m.DEVNULL, stderr=m.STDOUT),
+        lambda m: m.check_call(fails, stdout=m.DEVNULL, stderr=m.DEVNULL),
+        lambda m: m.run(["sh", "-c", "echo early; exec sleep 30"], stdout=m.PIPE, timeout=0.5),
+        lambda m: m.run(["/nonexistent/program"], capture_output=True),
+    ]
+    for call in cases:
+        a, b = outcome(lambda m, call=call: fields(call(m)))
+        assert a == b
+    # The missing program fails in the spawn: run_std raised, so it is not
+    # recorded.
+    assert took == [True] * (len(cases) - 1)
+
+
+def test_streams_given_as_fds_or_files_go_the_general_way(monkeypatch, tmp_path, no_leaks):
+    took = recording_run_std(monkeypatch)
+    out = []
+    for m in (std, fs):
+        path = tmp_path / m.__name__
+        with open(path, "wb") as f:
+            m.run(["sh", "-c", "echo file; echo fd >&2"], stdout=f, stderr=f.fileno())
+        out.append(path.read_bytes())
+    assert out[0] == out[1] == b"file\nfd\n"
+    # Not PIPE, STDOUT or DEVNULL: an fd (bad ones as the standard library
+    # reports them), a bool, a float.
+    for kwargs in (
+        {"stdout": std.STDOUT},
+        {"stdin": std.STDOUT},
+        {"stderr": -4},
+        {"stdout": True, "stderr": std.DEVNULL},
+        {"stdout": 1.0},
+    ):
+        a, b = outcome(lambda m, kw=kwargs: fields(m.run(["true"], **kw)))
+        assert a == b, kwargs
+    assert took == [False] * 6
+
+
+# CR LF, a lone CR and a byte that is not UTF-8 (latin-1's e acute).
+TEXT_OUT = r"printf 'a\r\nb\rc\n\351t\351\n'; printf 'e\r\n' >&2; exit 1"
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"text": True},
+        {"universal_newlines": True},
+        {"encoding": "utf-8"},
+        {"encoding": "latin-1", "errors": "strict"},
+        {"errors": "replace"},
+        {"text": True, "errors": "surrogateescape"},
+        {"text": True, "universal_newlines": True},
+        {"text": False, "encoding": "latin-1"},
+        {"text": False},
+    ],
+    ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()),
+)
+def test_text_mode_is_decoded_as_popen_decodes_it(monkeypatch, native, no_leaks, kwargs):
+    # Text mode on the native run: the output decoded with Popen's encoding
+    # and errors and its newlines translated, str input encoded; a byte the
+    # encoding refuses raises the same UnicodeDecodeError.
+    took = recording_run_std(monkeypatch)
+    text = kwargs.get("text", True) or "encoding" in kwargs
+    data = "in\u00e9\r\n" if text else b"in\xc3\xa9\r\n"
+    cases = [
+        lambda m: m.run(["sh", "-c", TEXT_OUT], capture_output=True, **kwargs),
+        lambda m: m.run(["sh", "-c", TEXT_OUT], stdout=m.PIPE, stderr=m.STDOUT, **kwargs),
+        lambda m: m.run(["sh", "-c", TEXT_OUT], capture_output=True, timeout=60, **kwargs),
+        lambda m: m.check_output(["sh", "-c", "printf 'x\r\n'; cat"], input=data, **kwargs),
+        lambda m: m.check_output(["sh", "-c", "printf 'x\r\n'; exit 3"], **kwargs),
+        lambda m: m.run(["sh", "-c", "printf 'x\r\n'"], **kwargs),
+    ]
+    for call in cases:
+        a, b = outcome(lambda m, call=call: fields(call(m)))
+        assert a == b
+    assert took == [True] * len(cases)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"encoding": "bogus", "capture_output": True},
+        {"encoding": "hex", "capture_output": True},  # a codec, not a text encoding
+        {"encoding": "bogus"},  # no stream wrapped: runs in CPython
+        {"text": True, "universal_newlines": False, "capture_output": True},
+        {"text": True, "input": b"bytes", "capture_output": True},
+        {"encoding": "ascii", "input": "\u00e9", "capture_output": True},
+        {"text": True, "errors": 5, "capture_output": True},
+        {"encoding": b"utf-8", "capture_output": True},
+    ],
+    ids=lambda kw: ",".join(f"{k}={v!r}" for k, v in kw.items()),
+)
+def test_text_arguments_popen_refuses_are_refused_alike(monkeypatch, kwargs):
+    # Raised as Popen raises them (from the general path, or, for an
+    # encoding Popen cannot wrap a pipe with, before any pipe is made); the
+    # standard library's Popen leaves a pipe open after that LookupError,
+    # the package does not.
+    def result(module):
+        try:
+            return fields(module.run(["true"], **kwargs))
+        except Exception as e:
+            return type(e), str(e)
+
+    took = recording_run_std(monkeypatch)
+    expected = result(std)
+    gc.collect()
+    before = open_fds(), children()
+    assert result(fs) == expected
+    gc.collect()
+    assert (open_fds(), children()) == before
+    assert took == []
+
+
+STDERR_TO_STDOUT = """
+import M as m
+m.run(["sh", "-c", "echo run >&2"], stderr=m.STDOUT)
+m.call(["sh", "-c", "echo call >&2"], stderr=m.STDOUT, stdout=None)
+m.run(["sh", "-c", "echo null >&2"], stderr=m.STDOUT, stdout=m.DEVNULL)
+"""
+
+
+def test_stderr_to_an_inherited_stdout_is_the_parent_s_stdout():
+    # stderr=STDOUT with stdout inherited: the child's stderr is our stdout.
+    for name in ("subprocess", "fastspawn.subprocess"):
+        code = STDERR_TO_STDOUT.replace("M", name)
+        out = std.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+        assert (out.returncode, out.stdout, out.stderr) == (0, b"run\ncall\n", b""), name
+
+
+EMFILE = """
+import os, resource, fastspawn.subprocess as fs
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+def count():
+    return len(os.listdir("/proc/self/fd"))
+base = count()  # with the listing's own fd
+seen = set()
+for spare in range(6):
+    for kwargs in (
+        {"capture_output": True},
+        {"stdout": fs.PIPE, "stderr": fs.STDOUT},
+        {"input": b"x", "stdout": fs.PIPE, "timeout": 60},
+    ):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (base - 1 + spare, hard))
+        try:
+            seen.add(str(fs.run(["true"], **kwargs).returncode))
+        except OSError as e:
+            seen.add(f"{type(e).__name__} {e.errno} {e.strerror}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        assert count() == base, (spare, kwargs)
+print(sorted(seen))
+"""
+
+
+def test_no_fd_for_a_pipe_is_os_pipe_s_error():
+    # With fewer fds to spare than the pipes need, the run fails as
+    # os.pipe() does (EMFILE) and leaves no fd open; with enough, it runs.
+    out = std.run([sys.executable, "-c", EMFILE], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr) == (0, "")
+    assert out.stdout == "['0', 'OSError 24 Too many open files']\n"
+
+
 class Raised(Exception):
     pass
 
@@ -165,8 +386,9 @@ class Raised(Exception):
         {"input": b"", "capture_output": True, "timeout": 30},
         {"capture_output": True},
         {},  # run(args) alone: the one-call path
+        {"capture_output": True, "cwd": "/"},  # the request's path (_fastspawn.run)
     ],
-    ids=["input+timeout", "capture", "args-only"],
+    ids=["input+timeout", "capture", "args-only", "request"],
 )
 @pytest.mark.parametrize(
     "signum, raises, made",
@@ -220,8 +442,13 @@ def test_a_signal_handler_runs_during_the_native_run(
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"input": b"", "capture_output": True, "timeout": 30}, {"capture_output": True}, {}],
-    ids=["input+timeout", "capture", "args-only"],
+    [
+        {"input": b"", "capture_output": True, "timeout": 30},
+        {"capture_output": True},
+        {},
+        {"capture_output": True, "cwd": "/"},
+    ],
+    ids=["input+timeout", "capture", "args-only", "request"],
 )
 def test_a_signal_during_the_spawn_is_handled_before_the_wait(tmp_path, native, no_leaks, kwargs):
     # The child signals at once, often while the spawn is still under way
@@ -252,8 +479,13 @@ def test_a_signal_during_the_spawn_is_handled_before_the_wait(tmp_path, native, 
 
 RUNS = pytest.mark.parametrize(
     "kwargs",
-    [{"input": b"", "capture_output": True, "timeout": 30}, {"capture_output": True}, {}],
-    ids=["input+timeout", "capture", "args-only"],
+    [
+        {"input": b"", "capture_output": True, "timeout": 30},
+        {"capture_output": True},
+        {},
+        {"capture_output": True, "cwd": "/"},
+    ],
+    ids=["input+timeout", "capture", "args-only", "request"],
 )
 
 

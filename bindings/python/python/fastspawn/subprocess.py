@@ -40,7 +40,9 @@ path, as before. ``Popen.engine`` says how the child was made (``"clone3"``,
 fork path), made on first use and valid while the ``Popen`` lives.
 """
 
+import codecs as _codecs
 import collections
+import io
 import math as _math
 import os
 import signal as _signal
@@ -656,16 +658,21 @@ _FAST_INIT = _fast_init_attrs()
 
 def call(*popenargs, timeout=None, **kwargs):
     """Runs a command and returns its return code (``subprocess.call``)."""
-    if (
-        timeout is None
-        and _fast(popenargs, kwargs)
-        and PIPE
-        not in (
-            kwargs.get("stdout"),
-            kwargs.get("stderr"),
-        )
-    ):
-        return _run_fast(popenargs[0], **kwargs)[0]
+    if timeout is None and len(popenargs) == 1:
+        # No pipe to read (a child may fill one and wait, as with CPython's).
+        if not kwargs:
+            status = _fastspawn.run_args(popenargs[0])
+        elif _STDIO_KEYS.issuperset(kwargs) and PIPE not in kwargs.values():
+            ran = _fastspawn.run_std(
+                popenargs[0], kwargs.get("stdin"), kwargs.get("stdout"), kwargs.get("stderr")
+            )
+            status = None if ran is None else ran[1]
+        else:
+            status = None
+        if status is not None:
+            return os.waitstatus_to_exitcode(status)
+        if _fast(popenargs, kwargs) and PIPE not in (kwargs.get("stdout"), kwargs.get("stderr")):
+            return os.waitstatus_to_exitcode(_run_fast(popenargs[0], **kwargs)[1])
     with Popen(*popenargs, **kwargs) as p:
         try:
             return p.wait(timeout=timeout)
@@ -695,6 +702,100 @@ def check_output(*popenargs, timeout=None, **kwargs):
         textual = textual or kwargs.get("encoding") or kwargs.get("errors")
         kwargs["input"] = "" if textual else b""
     return run(*popenargs, stdout=PIPE, timeout=timeout, check=True, **kwargs).stdout
+
+
+# The keywords of the native run of the streams alone (_fastspawn.run_std),
+# and with text mode's.
+_STDIO_KEYS = frozenset(("stdin", "stdout", "stderr"))
+_TEXT_KEYS = _STDIO_KEYS | {"text", "universal_newlines", "encoding", "errors"}
+
+if sys.version_info >= (3, 11):
+    _default_text_encoding = _std._text_encoding
+else:
+
+    def _default_text_encoding():
+        # What io.TextIOWrapper takes for no encoding on 3.9 and 3.10.
+        import locale
+
+        return locale.getpreferredencoding(False)
+
+
+def _text_codec(text, universal_newlines, encoding, errors, piped):
+    """How Popen's text streams would encode the input and decode the
+    output for these arguments: ``()`` in bytes mode, ``(encoding,
+    errors)`` in text mode, None when the general path must decide (an
+    error to raise). An encoding that is not a text codec raises Popen's
+    LookupError when a stream is ``piped`` (Popen wraps those before its
+    spawn), and is no error otherwise."""
+    if (
+        text is not None
+        and universal_newlines is not None
+        and bool(text) != bool(universal_newlines)
+    ):
+        return None
+    if not (encoding or errors or text or universal_newlines):
+        return ()
+    if encoding is None:
+        encoding = _default_text_encoding()
+    try:
+        usable = type(encoding) is str and (errors is None or type(errors) is str)
+        usable = usable and getattr(_codecs.lookup(encoding), "_is_text_encoding", True)
+    except LookupError:
+        usable = False
+    if not usable:
+        if piped:
+            # The error of Popen's stream (LookupError, TypeError), without
+            # the pipe that CPython's Popen leaves open when it raises it.
+            io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors=errors)
+        return None
+    return encoding, "strict" if errors is None else errors
+
+
+def _decode(data, codec):
+    """Popen.communicate()'s output in text mode: decoded, universal newlines."""
+    if data is None:
+        return None
+    return data.decode(*codec).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _run_std(args, kwargs, input, timeout):
+    """run() of the streams alone (None, PIPE, DEVNULL, STDOUT), in bytes or
+    text mode, with bytes or str input and a finite timeout: the native
+    run (_fastspawn.run_std), then text mode's decoding. Returns run.rs's
+    ``Ran``, or None when the call needs the general path."""
+    if _STDIO_KEYS.issuperset(kwargs):
+        codec = ()
+    elif _TEXT_KEYS.issuperset(kwargs):
+        codec = _text_codec(
+            kwargs.get("text"), kwargs.get("universal_newlines"), kwargs.get("encoding"),
+            kwargs.get("errors"), PIPE in (kwargs.get("stdin"), kwargs.get("stdout"),
+            kwargs.get("stderr")),
+        )  # fmt: skip
+        if codec is None:
+            return None
+    else:
+        return None
+    if codec:
+        if type(input) is str:
+            try:
+                input = input.encode(*codec)
+            except Exception:
+                # Popen's path raises it once its child runs, as CPython.
+                return None
+        elif input is not None:
+            return None
+    elif input is not None and type(input) is not bytes:
+        return None
+    if timeout is not None and not (type(timeout) in (int, float) and _math.isfinite(timeout)):
+        return None
+    ran = _fastspawn.run_std(
+        args, kwargs.get("stdin"), kwargs.get("stdout"), kwargs.get("stderr"), input, timeout
+    )
+    if ran is None or not codec or ran[4]:
+        # After a time-out the output stays bytes, as in CPython's TimeoutExpired.
+        return ran
+    pid, status, stdout, stderr, timed_out, left = ran
+    return pid, status, _decode(stdout, codec), _decode(stderr, codec), timed_out, left
 
 
 # The keywords run() and call() handle without a Popen object.
@@ -737,8 +838,8 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
               timeout=None):  # fmt: skip
     """Spawn, write ``input`` (bytes) to a piped stdin, read the pipes to
     their ends and wait, within ``timeout`` seconds, in one call with the
-    GIL released (the core's Child::communicate). Returns (return code,
-    stdout, stderr, timed out, time left): see run.rs's ``Ran``."""
+    GIL released (the core's Child::communicate). Returns (pid, wait
+    status, stdout, stderr, timed out, time left): see run.rs's ``Ran``."""
     if pass_fds and not close_fds:
         import warnings
 
@@ -787,7 +888,7 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
                 input, timeout,
             )  # fmt: skip
 
-        _pid, status, out, err, timed_out, left = _start(
+        return _start(
             start, args, executable, shell, cwd, env, (child_in, child_out, child_err),
             pass_fds, close_fds, start_new_session, process_group, uid, gid, gids, umask,
             restore_signals, extras,
@@ -795,7 +896,6 @@ def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=N
     finally:
         for fd in keep if handed else keep + give:
             os.close(fd)
-    return os.waitstatus_to_exitcode(status), out, err, timed_out, left
 
 
 def run(*popenargs, input=None, capture_output=False, timeout=None, check=False, **kwargs):
@@ -824,10 +924,18 @@ def run(*popenargs, input=None, capture_output=False, timeout=None, check=False,
             raise ValueError("stdout and stderr arguments may not be used with capture_output.")
         kwargs["stdout"] = PIPE
         kwargs["stderr"] = PIPE
-    if _fast_exchange(input, timeout) and _fast(popenargs, kwargs, input is not None):
-        retcode, stdout, stderr, timed_out, left = _run_fast(
-            popenargs[0], input=input, timeout=timeout, **kwargs
-        )
+    ran = None
+    if len(popenargs) == 1:
+        ran = _run_std(popenargs[0], kwargs, input, timeout)
+        if (
+            ran is None
+            and _fast_exchange(input, timeout)
+            and _fast(popenargs, kwargs, input is not None)
+        ):
+            ran = _run_fast(popenargs[0], input=input, timeout=timeout, **kwargs)
+    if ran is not None:
+        _pid, status, stdout, stderr, timed_out, left = ran
+        retcode = os.waitstatus_to_exitcode(status)
         if timed_out:
             # As CPython's run(): the child killed and reaped; the output
             # read before the time-out (communicate's), or none when it came
