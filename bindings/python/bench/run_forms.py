@@ -23,6 +23,9 @@ import fastspawn.subprocess as fs
 
 def forms(child):
     """(name, call(module)) for each form."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+    # The shell starts the child: its time counts in both sides alike.
+    shell = f"exec {child[0]}"
     return [
         ("run(args)", lambda m: m.run(child)),
         ("Popen(args).wait()", lambda m: m.Popen(child).wait()),
@@ -41,6 +44,12 @@ def forms(child):
          lambda m: m.run(child, input=b"x", capture_output=True, timeout=5)),
         ("run(args, capture_output=True, cwd='/')",
          lambda m: m.run(child, capture_output=True, cwd="/")),
+        ("run(args, capture_output=True, env={...})",
+         lambda m: m.run(child, capture_output=True, env=env)),
+        ("run(str, shell=True, capture_output=True)",
+         lambda m: m.run(shell, shell=True, capture_output=True)),
+        ("run(args, capture_output=True, start_new_session=True)",
+         lambda m: m.run(child, capture_output=True, start_new_session=True)),
     ]  # fmt: skip
 
 

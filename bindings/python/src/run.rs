@@ -17,7 +17,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyInt};
 
 use crate::errors::os_error;
-use crate::spawn::{Built, Names, Request, build, simple_argv, simple_command, simple_command_of};
+use crate::spawn::{Built, Names, Request, build, simple_command, simple_command_of, simple_run};
 use crate::sys;
 
 /// What `run` returns: pid, raw wait status, stdout, stderr (`None` where
@@ -393,27 +393,30 @@ fn pipe() -> PyResult<(OwnedFd, OwnedFd)> {
     rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| os_error(e.into()))
 }
 
-/// `run(args, stdin=, stdout=, stderr=, input=, timeout=)` with those
-/// streams among `None`, `PIPE`, `DEVNULL` and (stderr) `STDOUT`, bytes
-/// `input` and every other argument at its default, in one call: the
-/// pipes, [`simple_command`](crate::spawn::simple_command)'s command, the
-/// spawn, the exchange and the wait, as [`run`] does them, with no Python
-/// code between (what `run()`, `call()`, `check_call()` and
-/// `check_output()` cost above the spawn). `None` (nothing done, no event
-/// audited) when an argument needs the general path: `args` not a list or
-/// tuple of str and bytes, a stream given as an fd or a file, `STDOUT`
+/// `run(args, input=, timeout=, stdin=, stdout=, stderr=, cwd=, env=,
+/// shell=)` with the streams among `None`, `PIPE`, `DEVNULL` and (stderr)
+/// `STDOUT`, bytes `input`, and every other argument at its default, in
+/// one call: the pipes, the command (`args`, `cwd` and `env` as
+/// [`simple_run`] takes them), the spawn, the exchange and the wait, as
+/// [`run`] does them, with no Python code between (what `run()`, `call()`,
+/// `check_call()` and `check_output()` cost above the spawn). `None`
+/// (nothing done, no event audited) when an argument needs the general
+/// path: see [`simple_run`]; a stream given as an fd or a file, `STDOUT`
 /// for stdin or stdout.
 #[pyfunction]
-#[pyo3(signature = (args, stdin=None, stdout=None, stderr=None, input=None, timeout=None))]
+#[pyo3(signature = (args, input=None, timeout=None, *, stdin=None, stdout=None, stderr=None, cwd=None, env=None, shell=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run_std<'py>(
     py: Python<'py>,
     args: &Bound<'py, PyAny>,
+    input: Option<Bound<'py, PyBytes>>,
+    timeout: Option<f64>,
     stdin: Option<Bound<'py, PyAny>>,
     stdout: Option<Bound<'py, PyAny>>,
     stderr: Option<Bound<'py, PyAny>>,
-    input: Option<Bound<'py, PyBytes>>,
-    timeout: Option<f64>,
+    cwd: Option<Bound<'py, PyAny>>,
+    env: Option<Bound<'py, PyAny>>,
+    shell: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Option<Ran<'py>>> {
     let (Some(stdin), Some(stdout), Some(stderr)) = (
         Mode::of(stdin.as_ref()),
@@ -425,10 +428,22 @@ pub fn run_std<'py>(
     if stdin == Mode::Stdout || stdout == Mode::Stdout {
         return Ok(None);
     }
-    let Some((argv, names)) = simple_argv(args)? else {
+    let shell = match &shell {
+        Some(shell) => shell.is_truthy()?,
+        None => false,
+    };
+    let Some(run) = simple_run(args, shell, cwd.as_ref(), env.as_ref())? else {
         return Ok(None);
     };
-    let mut cmd = simple_command_of(&argv);
+    let mut cmd = simple_command_of(&run.argv);
+    if let Some(dir) = &run.cwd {
+        cmd.current_dir(dir);
+    }
+    if let Some(vars) = &run.env {
+        cmd.env_clear();
+        cmd.envs(vars.iter().map(|(name, value)| (name, value)));
+    }
+    let names = run.names;
     let mut ends = Ends::default();
     match stdin {
         Mode::Pipe => {

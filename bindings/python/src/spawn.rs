@@ -16,7 +16,7 @@ use fastspawn::{Command, Resource, Stdio};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyList, PySequence, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PySequence, PyString, PyTuple};
 
 use crate::child::Child;
 use crate::errors;
@@ -147,15 +147,6 @@ pub struct Names {
 }
 
 impl Names {
-    /// The names of a spawn with no cwd.
-    pub fn program(py: Python<'_>, exe: Py<PyAny>) -> Names {
-        Names {
-            exe,
-            cwd: py.None(),
-            cwd_path: None,
-        }
-    }
-
     pub fn error(&self, py: Python<'_>, err: fastspawn::Error) -> PyErr {
         let names = errors::Names {
             exe: self.exe.bind(py),
@@ -300,56 +291,131 @@ pub fn simple_command(args: &Bound<'_, PyAny>) -> PyResult<Option<(Command, Name
 /// building the command: the encoded arguments (program first), for
 /// [`simple_command_of`] on another thread.
 pub fn simple_argv(args: &Bound<'_, PyAny>) -> PyResult<Option<(Vec<OsString>, Names)>> {
+    Ok(simple_run(args, false, None, None)?.map(|run| (run.argv, run.names)))
+}
+
+/// What [`simple_run`] gives: the encoded arguments (program first), the
+/// working directory and the environment (`None`: the parent's), and the
+/// names for errors.
+pub struct SimpleRun {
+    pub argv: Vec<OsString>,
+    pub cwd: Option<OsString>,
+    pub env: Option<Vec<(OsString, OsString)>>,
+    pub names: Names,
+}
+
+/// A `str` (encoded as `os.fsencode` does) or `bytes`, without a NUL
+/// byte; `None` for anything else.
+fn plain_os_string(value: &Bound<'_, PyAny>) -> Option<OsString> {
+    let encoded: OsString = if let Ok(bytes) = value.cast::<PyBytes>() {
+        OsStr::from_bytes(bytes.as_bytes()).to_owned()
+    } else if value.is_instance_of::<PyString>() {
+        // Not encodable (a lone surrogate): the general path raises
+        // os.fsencode's error.
+        value.extract().ok()?
+    } else {
+        return None;
+    };
+    (!encoded.as_bytes().contains(&0)).then_some(encoded)
+}
+
+/// [`simple_argv`] with `run()`'s `shell`, `cwd` and `env` as given: `args`
+/// (with `shell`, also one `str` or `bytes`) after `/bin/sh -c` as the
+/// general path's `_start` puts it; `cwd` a `str` or an `os.PathLike`
+/// giving one; `env` a `dict` of `str`/`bytes` names (no `=`, not empty)
+/// and values. `None`, with nothing audited, for anything else (the
+/// general path raises what CPython raises).
+pub fn simple_run(
+    args: &Bound<'_, PyAny>,
+    shell: bool,
+    cwd: Option<&Bound<'_, PyAny>>,
+    env: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<SimpleRun>> {
+    let py = args.py();
     let seq = if args.is_exact_instance_of::<PyList>() || args.is_exact_instance_of::<PyTuple>() {
-        args.cast::<PySequence>()?
+        args.cast::<PySequence>()?.to_list()?
+    } else if shell && (args.is_instance_of::<PyString>() || args.is_instance_of::<PyBytes>()) {
+        PyList::new(py, [args])?
     } else {
         return Ok(None);
     };
-    let len = seq.len()?;
-    let mut argv = Vec::with_capacity(len);
-    for i in 0..len {
-        let arg = seq.get_item(i)?;
-        let encoded: OsString = if let Ok(bytes) = arg.cast::<PyBytes>() {
-            OsStr::from_bytes(bytes.as_bytes()).to_owned()
-        } else if arg.is_instance_of::<PyString>() {
-            match arg.extract() {
-                Ok(encoded) => encoded,
-                // Not encodable (a lone surrogate): the general path
-                // audits the call, then raises os.fsencode's error.
-                Err(_) => return Ok(None),
-            }
-        } else {
+    let mut argv = Vec::with_capacity(seq.len() + 2);
+    if shell {
+        argv.extend([OsString::from(SHELL), OsString::from("-c")]);
+    }
+    for arg in seq.iter() {
+        let Some(encoded) = plain_os_string(&arg) else {
             return Ok(None);
         };
-        if encoded.as_bytes().contains(&0) {
-            return Ok(None);
-        }
         argv.push(encoded);
     }
     if argv.is_empty() {
         return Ok(None);
     }
+    let cwd_path = match cwd {
+        None => None,
+        Some(dir) => match dir.extract::<std::path::PathBuf>() {
+            Ok(path) if !path.as_os_str().as_bytes().contains(&0) => Some(path.into_os_string()),
+            _ => return Ok(None),
+        },
+    };
+    let vars = match env {
+        None => None,
+        Some(env) => {
+            let Ok(dict) = env.cast_exact::<PyDict>() else {
+                return Ok(None);
+            };
+            let mut vars = Vec::with_capacity(dict.len());
+            for (name, value) in dict.iter() {
+                let (Some(name), Some(value)) = (plain_os_string(&name), plain_os_string(&value))
+                else {
+                    return Ok(None);
+                };
+                if name.is_empty() || name.as_bytes().contains(&b'=') {
+                    return Ok(None);
+                }
+                vars.push((name, value));
+            }
+            Some(vars)
+        }
+    };
     // The audit event `subprocess.Popen`, as the general path's `_start`
-    // raises it (with a list of the arguments as given), once the call is
-    // known to be spawned here.
+    // raises it (with a list of the arguments as given, after the shell's),
+    // once the call is known to be spawned here.
     static AUDIT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let py = args.py();
     let audit = AUDIT.get_or_try_init(py, || {
         PyResult::Ok(py.import("sys")?.getattr("audit")?.unbind())
     })?;
+    if shell {
+        seq.insert(0, "-c")?;
+        seq.insert(0, SHELL)?;
+    }
     let program_name = seq.get_item(0)?;
+    let none = py.None().into_bound(py);
     audit.call1(
         py,
         (
             "subprocess.Popen",
             &program_name,
-            seq.to_list()?,
-            py.None(),
-            py.None(),
+            &seq,
+            cwd.unwrap_or(&none),
+            env.unwrap_or(&none),
         ),
     )?;
-    Ok(Some((argv, Names::program(py, program_name.unbind()))))
+    Ok(Some(SimpleRun {
+        argv,
+        names: Names {
+            exe: program_name.unbind(),
+            cwd: cwd.map_or_else(|| py.None(), |dir| dir.clone().unbind()),
+            cwd_path: cwd_path.clone(),
+        },
+        cwd: cwd_path,
+        env: vars,
+    }))
 }
+
+/// The shell of `shell=True`, as CPython's on Linux.
+const SHELL: &str = "/bin/sh";
 
 /// The command of [`simple_command`] for `argv` as [`simple_argv`] gave
 /// it (not empty).

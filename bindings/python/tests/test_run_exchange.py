@@ -14,7 +14,7 @@ import time
 import pytest
 
 import fastspawn.subprocess as fs
-from conftest import children, open_fds, outcome
+from conftest import children, open_fds, outcome, raised
 
 
 @pytest.fixture
@@ -163,8 +163,8 @@ def recording_run_std(monkeypatch):
     took = []
     run_std = fs._fastspawn.run_std
 
-    def recording(*args):
-        ran = run_std(*args)
+    def recording(*args, **kwargs):
+        ran = run_std(*args, **kwargs)
         took.append(ran is not None)
         return ran
 
@@ -251,6 +251,98 @@ def test_streams_given_as_fds_or_files_go_the_general_way(monkeypatch, tmp_path,
         a, b = outcome(lambda m, kw=kwargs: fields(m.run(["true"], **kw)))
         assert a == b, kwargs
     assert took == [False] * 6
+
+
+def test_cwd_env_and_shell_are_one_native_call(monkeypatch, tmp_path, native, no_leaks):
+    took = recording_run_std(monkeypatch)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    hello = bin_dir / "hello"
+    hello.write_text("#!/bin/sh\necho hello from $0\n")
+    hello.chmod(0o755)
+    path = os.environ["PATH"]
+    cases = [
+        lambda m: m.run(["pwd"], cwd=tmp_path, capture_output=True),
+        lambda m: m.run(["pwd"], cwd=str(bin_dir), stdout=m.PIPE),
+        lambda m: m.check_output("echo $X; pwd", shell=True, cwd=tmp_path, env={"X": "1"}),
+        lambda m: m.run(["echo $0 $1", "zero", "one"], shell=True, capture_output=True),
+        lambda m: m.run((b"echo", b"tuple"), shell=1, stdout=m.PIPE),
+        lambda m: m.check_output("exit 3", shell=True),
+        lambda m: m.run(["env"], env={}, capture_output=True),
+        lambda m: m.check_output(["env"], env={b"A": b"1", "B": "\u00e9"}),
+        # A bare name is looked up in the PATH of env= when it is given.
+        lambda m: m.check_output(["hello"], env={"PATH": str(bin_dir)}),
+        lambda m: m.run("", shell=True, capture_output=True),
+        lambda m: m.run([], shell=True, capture_output=True),  # sh: -c requires an argument
+        lambda m: m.call("exit 4", shell=True),
+        lambda m: m.call(["pwd"], cwd="/", stdout=m.DEVNULL),
+        lambda m: m.check_call(["true"], env={"PATH": path}),
+        lambda m: m.run("echo x; exec sleep 30", shell=True, stdout=m.PIPE, timeout=0.5),
+    ]
+    for call in cases:
+        a, b = outcome(lambda m, call=call: fields(call(m)))
+        assert a == b
+    assert took == [True] * len(cases)
+    # Failures of the spawn: run_std raises them, with CPython's exception.
+    for call in (
+        lambda m: m.run(["true"], cwd=tmp_path / "missing"),
+        lambda m: m.run(["true"], cwd=""),
+        lambda m: m.run(["missing-program"], cwd=tmp_path / "missing", capture_output=True),
+        lambda m: m.run(["hello"], env={"PATH": str(tmp_path)}),
+        # Not looked up in cwd either.
+        lambda m: m.check_output(["hello"], env={"PATH": path}, cwd=bin_dir),
+        lambda m: m.run(["true"], cwd=hello),
+    ):
+        a, b = raised(call)
+        assert (type(a), a.errno, a.filename) == (type(b), b.errno, b.filename)
+    assert took == [True] * len(cases)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"env": {"A=B": "1"}},
+        {"env": {"": "1"}},
+        {"env": {"A": "x\0y"}},
+        {"env": {"A": 1}},
+        {"env": os.environ},  # a mapping, not a dict
+        {"cwd": b"/"},
+        {"cwd": "/\0"},
+        {"cwd": 5},
+        {"shell": True, "args": __import__("pathlib").Path("/bin/true")},
+        {"shell": True, "args": "true\0"},
+    ],
+    ids=lambda kw: ",".join(f"{k}={v!r}"[:30] for k, v in kw.items()),
+)
+def test_what_run_std_does_not_take_goes_the_general_way(monkeypatch, no_leaks, kwargs):
+    took = recording_run_std(monkeypatch)
+    kwargs = dict(kwargs)
+    args = kwargs.pop("args", ["true"])
+    a, b = outcome(lambda m: fields(m.run(args, capture_output=True, **kwargs)))
+    if a[0] is ValueError:
+        # The package's message names the argument ("embedded null byte in env").
+        assert b[0] is ValueError and b[1].startswith(a[1]), (a, b)
+    else:
+        assert a == b
+    assert took == [False]
+
+
+AUDITED = """
+import sys, subprocess as std, fastspawn.subprocess as fs
+events = []
+sys.addaudithook(lambda event, args: events.append(args) if event == "subprocess.Popen" else None)
+for m in (std, fs):
+    m.run(["true"], cwd="/", env={"A": "1"}, capture_output=True)
+    m.run("exit 0", shell=True, stdout=m.DEVNULL)
+    m.call(("echo", "x"), shell=True, stdout=m.DEVNULL)
+half = len(events) // 2
+print(repr(events[:half]) == repr(events[half:]), len(events))
+"""
+
+
+def test_the_audit_event_names_the_shell_cwd_and_env():
+    out = std.run([sys.executable, "-c", AUDITED], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "True 6\n", "")
 
 
 # CR LF, a lone CR and a byte that is not UTF-8 (latin-1's e acute).

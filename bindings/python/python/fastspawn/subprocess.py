@@ -662,10 +662,12 @@ def call(*popenargs, timeout=None, **kwargs):
         # No pipe to read (a child may fill one and wait, as with CPython's).
         if not kwargs:
             status = _fastspawn.run_args(popenargs[0])
-        elif _STDIO_KEYS.issuperset(kwargs) and PIPE not in kwargs.values():
-            ran = _fastspawn.run_std(
-                popenargs[0], kwargs.get("stdin"), kwargs.get("stdout"), kwargs.get("stderr")
-            )
+        elif _STD_KEYS.issuperset(kwargs) and PIPE not in (
+            kwargs.get("stdin"),
+            kwargs.get("stdout"),
+            kwargs.get("stderr"),
+        ):
+            ran = _fastspawn.run_std(popenargs[0], **kwargs)
             status = None if ran is None else ran[1]
         else:
             status = None
@@ -704,10 +706,10 @@ def check_output(*popenargs, timeout=None, **kwargs):
     return run(*popenargs, stdout=PIPE, timeout=timeout, check=True, **kwargs).stdout
 
 
-# The keywords of the native run of the streams alone (_fastspawn.run_std),
-# and with text mode's.
-_STDIO_KEYS = frozenset(("stdin", "stdout", "stderr"))
-_TEXT_KEYS = _STDIO_KEYS | {"text", "universal_newlines", "encoding", "errors"}
+# The keywords of the native run of the streams, the working directory,
+# the environment and the shell (_fastspawn.run_std), and with text mode's.
+_STD_KEYS = frozenset(("stdin", "stdout", "stderr", "cwd", "env", "shell"))
+_TEXT_KEYS = _STD_KEYS | {"text", "universal_newlines", "encoding", "errors"}
 
 if sys.version_info >= (3, 11):
     _default_text_encoding = _std._text_encoding
@@ -759,11 +761,12 @@ def _decode(data, codec):
 
 
 def _run_std(args, kwargs, input, timeout):
-    """run() of the streams alone (None, PIPE, DEVNULL, STDOUT), in bytes or
-    text mode, with bytes or str input and a finite timeout: the native
-    run (_fastspawn.run_std), then text mode's decoding. Returns run.rs's
-    ``Ran``, or None when the call needs the general path."""
-    if _STDIO_KEYS.issuperset(kwargs):
+    """run() of the streams (None, PIPE, DEVNULL, STDOUT), ``cwd``, ``env``
+    and ``shell``, in bytes or text mode, with bytes or str input and a
+    finite timeout: the native run (_fastspawn.run_std), then text mode's
+    decoding. Returns run.rs's ``Ran``, or None when the call needs the
+    general path."""
+    if _STD_KEYS.issuperset(kwargs):
         codec = ()
     elif _TEXT_KEYS.issuperset(kwargs):
         codec = _text_codec(
@@ -773,6 +776,7 @@ def _run_std(args, kwargs, input, timeout):
         )  # fmt: skip
         if codec is None:
             return None
+        kwargs = {key: value for key, value in kwargs.items() if key in _STD_KEYS}
     else:
         return None
     if codec:
@@ -788,9 +792,7 @@ def _run_std(args, kwargs, input, timeout):
         return None
     if timeout is not None and not (type(timeout) in (int, float) and _math.isfinite(timeout)):
         return None
-    ran = _fastspawn.run_std(
-        args, kwargs.get("stdin"), kwargs.get("stdout"), kwargs.get("stderr"), input, timeout
-    )
+    ran = _fastspawn.run_std(args, input, timeout, **kwargs)
     if ran is None or not codec or ran[4]:
         # After a time-out the output stays bytes, as in CPython's TimeoutExpired.
         return ran
