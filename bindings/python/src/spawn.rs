@@ -275,7 +275,8 @@ pub fn build(req: Request<'_>) -> PyResult<Built> {
 
 /// The command of `Popen(args)` (and asyncio's `create_subprocess_exec(*args)`)
 /// with every other argument at its default, built straight from `args`
-/// (a `list` or `tuple` of `str`/`bytes`), after the audit event
+/// (a `list` or `tuple` of `str`/`bytes`, or one `str` or `bytes`: a
+/// program without arguments, as CPython reads it), after the audit event
 /// `subprocess.Popen` the general path raises: argv\[0\] is the program
 /// (looked up in PATH without a `/`), the environment, the working
 /// directory and stdio are inherited, every fd above 2 is closed, SIGPIPE
@@ -320,7 +321,7 @@ fn plain_os_string(value: &Bound<'_, PyAny>) -> Option<OsString> {
 }
 
 /// [`simple_argv`] with `run()`'s `shell`, `cwd` and `env` as given: `args`
-/// (with `shell`, also one `str` or `bytes`) after `/bin/sh -c` as the
+/// (a list or tuple, or one `str` or `bytes`) after `/bin/sh -c` as the
 /// general path's `_start` puts it; `cwd` a `str` or an `os.PathLike`
 /// giving one; `env` a `dict` of `str`/`bytes` names (no `=`, not empty)
 /// and values. `None`, with nothing audited, for anything else (the
@@ -334,7 +335,9 @@ pub fn simple_run(
     let py = args.py();
     let seq = if args.is_exact_instance_of::<PyList>() || args.is_exact_instance_of::<PyTuple>() {
         args.cast::<PySequence>()?.to_list()?
-    } else if shell && (args.is_instance_of::<PyString>() || args.is_instance_of::<PyBytes>()) {
+    } else if args.is_instance_of::<PyString>() || args.is_instance_of::<PyBytes>() {
+        // One program, no arguments (or the shell's command line), as
+        // CPython reads a `str` or `bytes`.
         PyList::new(py, [args])?
     } else {
         return Ok(None);

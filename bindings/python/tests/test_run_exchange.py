@@ -156,19 +156,19 @@ def test_what_the_native_path_does_not_take_goes_through_popen(kwargs, no_leaks)
         assert (a.args, a.returncode, a.stdout) == (b.args, b.returncode, b.stdout)
 
 
-def recording_run_std(monkeypatch):
+def recording_run_std(monkeypatch, name="run_std"):
     """Records each call of the native run of the streams alone
-    (``_fastspawn.run_std``): True when it ran the call, False when it left
-    it to the general path."""
+    (``_fastspawn.run_std``, or another of the extension's one-call paths):
+    True when it ran the call, False when it left it to the general path."""
     took = []
-    run_std = fs._fastspawn.run_std
+    native_call = getattr(fs._fastspawn, name)
 
     def recording(*args, **kwargs):
-        ran = run_std(*args, **kwargs)
+        ran = native_call(*args, **kwargs)
         took.append(ran is not None)
         return ran
 
-    monkeypatch.setattr(fs._fastspawn, "run_std", recording)
+    monkeypatch.setattr(fs._fastspawn, name, recording)
     return took
 
 
@@ -300,6 +300,31 @@ def test_cwd_env_and_shell_are_one_native_call(monkeypatch, tmp_path, native, no
         a, b = raised(call)
         assert (type(a), a.errno, a.filename) == (type(b), b.errno, b.filename)
     assert took == [True] * len(cases)
+
+
+def test_one_str_or_bytes_program_is_one_native_call(monkeypatch, native, no_leaks):
+    # A str or bytes args is one program without arguments, as CPython
+    # reads it: the native paths take it too.
+    took = recording_run_std(monkeypatch)
+    took_args = recording_run_std(monkeypatch, "run_args")
+    cases = [
+        lambda m: m.run("true"),
+        lambda m: m.run(b"false", check=True),
+        lambda m: m.run("pwd", capture_output=True, cwd="/"),
+        lambda m: m.check_output(b"pwd", cwd="/"),
+        lambda m: m.call("false", stdout=m.DEVNULL),
+        lambda m: m.run("no-such-program-anywhere"),
+    ]
+    for call in cases:
+        a, b = outcome(lambda m, call=call: fields(call(m)))
+        assert a == b
+    # run_args: the first two; the missing program raised in it.
+    assert (took, took_args) == ([True] * 3, [True] * 2)
+    monkeypatch.undo()
+    for args in ("true", b"true"):
+        a, b = both(lambda m, args=args: m.Popen(args))
+        assert (a.wait(), a.args) == (b.wait(), b.args) == (0, args)
+        assert b.engine is not None
 
 
 @pytest.mark.parametrize(

@@ -586,9 +586,10 @@ sys.addaudithook(_audit_hook)  # (a hook cannot be removed: it records only when
 
 def test_popen_args_alone_is_one_native_call(monkeypatch, no_leaks):
     # Popen(args) with no other argument spawns in one native call
-    # (spawn_args); arguments it does not take (not str or bytes, a NUL
-    # byte, a string, an empty list) go the general way, with the standard
-    # library's results, exceptions and audit events either way.
+    # (spawn_args), a str or bytes args too (one program); arguments it
+    # does not take (not str or bytes, a NUL byte, an empty list) go the
+    # general way, with the standard library's results, exceptions and
+    # audit events either way.
     global _audited
     native = []
     spawn_args = fs._fastspawn.spawn_args
@@ -637,9 +638,9 @@ def test_popen_args_alone_is_one_native_call(monkeypatch, no_leaks):
         _audited = None
     assert got == expected
     assert expected[0][:4] == [4, 2, 2, 2]
-    # The calls of str and bytes only (and the missing program, which fails
-    # in the spawn itself) went through the one native call.
-    assert native == [True, True, True, False, False, False, "raised", False, False], native
+    # The calls of str and bytes only (and the missing program and "/",
+    # which fail in the spawn itself) went through the one native call.
+    assert native == [True, True, True, False, False, False, "raised", False, "raised"], native
 
 
 def test_popen_fast_path_errors_match_the_standard_library(no_leaks):

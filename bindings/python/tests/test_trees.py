@@ -125,9 +125,14 @@ def test_kill_tree_leaves_nothing_where_killpg_leaves_setsid_grandchildren(cgrou
     tag = f"fs-{uuid.uuid4()}"
     with killing(daemonize(fs, tag, contain=True)) as p:
         assert p.containment == "cgroup"
-        members = p.tree_pids()
-        assert sorted(members) == tagged(tag)
-        assert len(members) == TREE_SIZE
+
+        def members():
+            # Until the double fork's short-lived subshells are gone, the
+            # two may each catch one of them at a different moment.
+            pids = sorted(p.tree_pids())
+            return len(pids) == TREE_SIZE and pids == tagged(tag)
+
+        wait_for(members, "the cgroup's members to be the script's processes")
         p.kill_tree()
         assert p.wait_tree(timeout=10) == -signal.SIGKILL
         assert p.returncode == -signal.SIGKILL
@@ -277,11 +282,14 @@ def test_asyncio_kill_tree_and_wait_tree(cgroup_parent):
         assert proc.containment == "cgroup"
         assert await proc.stdout.readline() == b"started\n"
         try:
+            settled = False
             for _ in range(1000):  # the double fork's subshells come and go
-                if len(proc.tree_pids()) == TREE_SIZE and proc.tree_pids() == tagged(tag):
+                pids = proc.tree_pids()
+                if len(pids) == TREE_SIZE and pids == tagged(tag):
+                    settled = True
                     break
                 await asyncio.sleep(0.01)
-            assert proc.tree_pids() == tagged(tag)
+            assert settled, (proc.tree_pids(), tagged(tag))
         finally:
             proc.kill_tree()
         assert await asyncio.wait_for(proc.wait_tree(), 10) == -signal.SIGKILL
@@ -392,7 +400,8 @@ def test_wait_tree_in_a_thread_while_another_kills_the_tree(cgroup_parent):
         waiter = threading.Thread(target=lambda: result.append(p.wait_tree(timeout=30)))
         waiter.start()
         time.sleep(0.1)
-        assert waiter.is_alive() and len(p.tree_pids()) == TREE_SIZE
+        # (More while a short-lived subshell of the double fork lingers.)
+        assert waiter.is_alive() and len(p.tree_pids()) >= TREE_SIZE
         p.kill_tree()
         waiter.join(10)
         assert result == [-signal.SIGKILL]
