@@ -57,7 +57,9 @@ fn to_py<'py>(
 /// the signal's number to it, and the run's waits `poll` its read end or
 /// look at it first ([`Exchange::wake_fd`]), so a signal that comes from
 /// just before the spawn to the end is handled at once (but for one in the
-/// few instructions between that look and a `waitid`). Without it, one
+/// few instructions between that look and a `waitid`: a run with pipes
+/// waits so for the exit once its outputs ended; [`run_args`] has the
+/// clone make a pidfd, so that its wait `poll`s both). Without it, one
 /// that comes during the spawn (which blocks signals around its clone, and
 /// whose wait for the child's `execve` is not interrupted), or between a
 /// look for pending handlers and the next wait, interrupts nothing, and
@@ -436,12 +438,12 @@ pub fn run_std<'py>(
         return Ok(None);
     };
     let mut cmd = simple_command_of(&run.argv);
-    if let Some(dir) = &run.cwd {
+    if let Some(dir) = run.cwd {
         cmd.current_dir(dir);
     }
-    if let Some(vars) = &run.env {
+    if let Some(vars) = run.env {
         cmd.env_clear();
-        cmd.envs(vars.iter().map(|(name, value)| (name, value)));
+        cmd.envs(vars);
     }
     let names = run.names;
     let mut ends = Ends::default();
@@ -483,6 +485,7 @@ pub fn run_std<'py>(
         (Mode::Stdout, Mode::Inherit) => {
             cmd.stderr(Stdio::from(sys::dup_cloexec(1).map_err(os_error)?));
         }
+        // STDOUT with a piped stdout: set above, with stdout's pipe.
         (Mode::Stdout, _) | (Mode::Inherit, _) => {}
     }
     run_to_end(py, cmd, false, &names, ends, input, deadline(timeout)).map(Some)
@@ -602,8 +605,10 @@ pub fn run_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<i32>
     };
     let mut raised = None;
     let wake = Wake::arm(py)?;
-    // Waited for right here: no pidfd needed (it costs a few µs).
-    cmd.pidfd(false);
+    // Waited for right here: no pidfd needed (it costs a few µs), but for
+    // a wait that must also see the wakeup pipe.
+    cmd.pidfd(wake.is_some());
+    cmd.pidfd_at_spawn(wake.is_some());
     let result = py.detach(|| {
         let mut child = cmd.spawn()?;
         drop(cmd);

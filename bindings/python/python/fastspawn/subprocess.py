@@ -790,7 +790,7 @@ def _run_std(args, kwargs, input, timeout):
             return None
     elif input is not None and type(input) is not bytes:
         return None
-    if timeout is not None and not (type(timeout) in (int, float) and _math.isfinite(timeout)):
+    if not _finite(timeout):
         return None
     ran = _fastspawn.run_std(args, input, timeout, **kwargs)
     if ran is None or not codec or ran[4]:
@@ -827,9 +827,13 @@ def _fast_exchange(input, timeout):
     """Whether run()'s input and timeout can be handed to the native run:
     bytes (immutable, so it can be read with the GIL released) or none, a
     finite number of seconds or none."""
-    return (input is None or type(input) is bytes) and (
-        timeout is None or (type(timeout) in (int, float) and _math.isfinite(timeout))
-    )
+    return (input is None or type(input) is bytes) and _finite(timeout)
+
+
+def _finite(timeout):
+    """Whether a native run takes ``timeout``: none, or a finite number of
+    seconds (an int or a float; anything else is Popen's to refuse)."""
+    return timeout is None or (type(timeout) in (int, float) and _math.isfinite(timeout))
 
 
 def _run_fast(args, stdin=None, stdout=None, stderr=None, executable=None, cwd=None, env=None,
