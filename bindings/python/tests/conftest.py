@@ -13,6 +13,17 @@ import fastspawn.subprocess as fs
 from fastspawn import _fastspawn
 
 PY = sys.executable
+
+#: The spellings of text mode the side-by-side tests run (each decoded with
+#: Popen's encoding and errors for them).
+TEXT_MODES = [
+    {"text": True},
+    {"universal_newlines": True},
+    {"encoding": "utf-8"},
+    {"encoding": "latin-1", "errors": "strict"},
+    {"encoding": "ascii", "errors": "replace"},
+    {"errors": "surrogateescape"},
+]
 IMPLS = {"std": std, "fastspawn": fs}
 
 # fastspawn's PATH cache opens one inotify fd per process on its first

@@ -14,7 +14,7 @@ import time
 import pytest
 
 import fastspawn.subprocess as fs
-from conftest import children, open_fds, outcome, raised
+from conftest import TEXT_MODES, children, open_fds, outcome, raised
 
 
 @pytest.fixture
@@ -381,10 +381,7 @@ TEXT_OUT = r"printf 'a\r\nb\rc\n\351t\351\n'; printf 'e\r\n' >&2; exit 1"
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"text": True},
-        {"universal_newlines": True},
-        {"encoding": "utf-8"},
-        {"encoding": "latin-1", "errors": "strict"},
+        *TEXT_MODES,
         {"errors": "replace"},
         {"text": True, "errors": "surrogateescape"},
         {"text": True, "universal_newlines": True},

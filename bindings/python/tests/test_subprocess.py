@@ -14,7 +14,7 @@ import time
 import pytest
 
 import fastspawn.subprocess as fs
-from conftest import PY, both, children, open_fds, outcome, pidfds_open, raised
+from conftest import PY, TEXT_MODES, both, children, open_fds, outcome, pidfds_open, raised
 
 
 def py(code):
@@ -42,17 +42,7 @@ def test_killed_by_a_signal(no_leaks):
     assert a == b == -signal.SIGTERM
 
 
-@pytest.mark.parametrize(
-    "kwargs",
-    [
-        {"text": True},
-        {"universal_newlines": True},
-        {"encoding": "utf-8"},
-        {"encoding": "latin-1", "errors": "strict"},
-        {"encoding": "ascii", "errors": "replace"},
-        {"errors": "surrogateescape"},
-    ],
-)
+@pytest.mark.parametrize("kwargs", TEXT_MODES)
 def test_text_modes(kwargs, no_leaks):
     code = "import sys; sys.stdout.buffer.write(b'a\\r\\nb\\rc\\n\\xc3\\xa9\\xff')"
     a, b = outcome(lambda m: m.run(py(code), stdout=m.PIPE, **kwargs).stdout)
