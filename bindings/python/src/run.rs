@@ -58,7 +58,7 @@ fn to_py<'py>(
 /// look at it first ([`Exchange::wake_fd`]), so a signal that comes from
 /// just before the spawn to the end is handled at once (but for one in the
 /// few instructions between that look and a `waitid`: a run with pipes
-/// waits so for the exit once its outputs ended; [`run_args`] has the
+/// waits so for the exit once its outputs ended; a run without has the
 /// clone make a pidfd, so that its wait `poll`s both). Without it, one
 /// that comes during the spawn (which blocks signals around its clone, and
 /// whose wait for the child's `execve` is not interrupted), or between a
@@ -515,8 +515,13 @@ fn run_to_end<'py>(
     let mut raised = None;
     let wake = Wake::arm(py)?;
     // Waited for right here: no pidfd needed (it costs a few µs) unless a
-    // deadline has to see the exit.
-    cmd.pidfd(timeout.is_some());
+    // deadline has to see the exit, or a run with no stream to poll has
+    // only the wait for the exit, which must also see the wakeup pipe
+    // (the clone makes it then: no later `pidfd_open`).
+    let no_streams = stdin.is_none() && !want_out && !want_err;
+    let pidfd = timeout.is_some() || (wake.is_some() && no_streams);
+    cmd.pidfd(pidfd);
+    cmd.pidfd_at_spawn(pidfd && timeout.is_none());
     let pool = if on_pool {
         Some(crate::spawn::global_pool()?)
     } else {
@@ -595,33 +600,14 @@ fn run_to_end<'py>(
 }
 
 /// `run(args)` with every other argument at its default, in one call:
-/// [`simple_command`], the spawn and the wait with the GIL released.
+/// [`simple_command`], then [`run_to_end`] with no stream.
 /// Returns the raw wait status, or `None` when `args` needs the general
 /// path (see [`simple_command`]).
 #[pyfunction]
 pub fn run_args(py: Python<'_>, args: &Bound<'_, PyAny>) -> PyResult<Option<i32>> {
-    let Some((mut cmd, names)) = simple_command(args)? else {
+    let Some((cmd, names)) = simple_command(args)? else {
         return Ok(None);
     };
-    let mut raised = None;
-    let wake = Wake::arm(py)?;
-    // Waited for right here: no pidfd needed (it costs a few µs), but for
-    // a wait that must also see the wakeup pipe.
-    cmd.pidfd(wake.is_some());
-    cmd.pidfd_at_spawn(wake.is_some());
-    let result = py.detach(|| {
-        let mut child = cmd.spawn()?;
-        drop(cmd);
-        let wake = wake.as_ref().map(Wake::fd);
-        communicate_with_signals(&mut child, Exchange::new(), wake, &mut raised).transpose()
-    });
-    Wake::disarm_after(wake, py, &mut raised);
-    if let Some(err) = raised {
-        return Err(err);
-    }
-    match result {
-        Ok(None) => unreachable!("a run is only cut short by a handler's exception"),
-        Ok(Some(run)) => Ok(Some(run.status.into_raw())),
-        Err(e) => Err(names.error(py, e)),
-    }
+    let (_pid, status, ..) = run_to_end(py, cmd, false, &names, Ends::default(), None, None)?;
+    Ok(Some(status))
 }
