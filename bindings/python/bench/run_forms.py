@@ -1,5 +1,6 @@
 """The forms of a run that programs write (run alone, with captured output,
-check_output in bytes and text mode, call with DEVNULL...), each through
+check_output in bytes and text mode, call with DEVNULL, Popen with pipes
+and communicate()...), each through
 fastspawn.subprocess and the standard library's subprocess, in this
 process, interleaved round by round. Per form: the median time per call,
 and the median of the per-round ratios against fastspawn's run(args) of
@@ -50,7 +51,22 @@ def forms(child):
          lambda m: m.run(shell, shell=True, capture_output=True)),
         ("run(args, capture_output=True, start_new_session=True)",
          lambda m: m.run(child, capture_output=True, start_new_session=True)),
+        ("Popen(args, stdout=PIPE).communicate()",
+         lambda m: m.Popen(child, stdout=m.PIPE).communicate()),
+        ("Popen(args, stdout=PIPE, stderr=PIPE).communicate()",
+         lambda m: m.Popen(child, stdout=m.PIPE, stderr=m.PIPE).communicate()),
+        ("Popen(args, stdin=PIPE, stdout=PIPE).communicate(b'x')",
+         lambda m: m.Popen(child, stdin=m.PIPE, stdout=m.PIPE).communicate(b"x")),
+        ("with Popen(args, stdout=PIPE) as p: p.stdout.read()", lambda m: read_with(m, child)),
+        ("Popen(args, stdout=PIPE, text=True).communicate(timeout=5)",
+         lambda m: m.Popen(child, stdout=m.PIPE, text=True).communicate(timeout=5)),
+        ("Popen(args, cwd='/').wait()", lambda m: m.Popen(child, cwd="/").wait()),
     ]  # fmt: skip
+
+
+def read_with(module, child):
+    with module.Popen(child, stdout=module.PIPE) as p:
+        p.stdout.read()
 
 
 def per_call(call, module, n):

@@ -41,11 +41,12 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple, PyType, PyWeakrefReference};
 use rustix::event::{EventfdFlags, epoll};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 use fastspawn::exit_ring::{ExitRing, Notice};
 
 use crate::child::Child;
+use crate::run::std_command;
 use crate::spawn::{Built, Names, Request, build, pool_error, simple_argv, simple_command_of};
 
 type SharedChild = Arc<Mutex<fastspawn::Child>>;
@@ -824,6 +825,35 @@ impl Spawner {
             return Ok(0);
         };
         Ok(self.queue(Cmd::Args(argv), names))
+    }
+
+    /// `submit` for `create_subprocess_exec`/`_shell` with the streams
+    /// among `None`, `PIPE`, `DEVNULL` and (stderr) `STDOUT`, and `cwd`,
+    /// `env` and `shell` (see [`std_command`]): the pipes made, the command
+    /// built and audited here, in one call. Returns the token, as `submit`
+    /// returns it, and the parent's ends of stdin, stdout and stderr (-1
+    /// where not piped), which the caller owns from then on; `None`
+    /// (nothing made, queued or audited) when an argument needs the
+    /// general path.
+    #[pyo3(signature = (args, *, stdin=None, stdout=None, stderr=None, cwd=None, env=None, shell=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn submit_std<'py>(
+        &self,
+        args: &Bound<'py, PyAny>,
+        stdin: Option<Bound<'py, PyAny>>,
+        stdout: Option<Bound<'py, PyAny>>,
+        stderr: Option<Bound<'py, PyAny>>,
+        cwd: Option<Bound<'py, PyAny>>,
+        env: Option<Bound<'py, PyAny>>,
+        shell: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<(i64, RawFd, RawFd, RawFd)>> {
+        let streams = [stdin, stdout, stderr];
+        let Some((cmd, names, ends)) = std_command(args, &streams, cwd, env, shell)? else {
+            return Ok(None);
+        };
+        let token = self.queue(Cmd::Built(Box::new(cmd)), names);
+        let (stdin, stdout, stderr) = ends.into_raw();
+        Ok(Some((token, stdin, stdout, stderr)))
     }
 
     /// Gives up on the spawn of `token`: a child it started is killed and

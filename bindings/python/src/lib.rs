@@ -28,6 +28,7 @@ fn _fastspawn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_args, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_std, m)?)?;
+    m.add_function(wrap_pyfunction!(run::popen_std, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_spawn_linger, m)?)?;
     m.add_function(wrap_pyfunction!(aio::unfinished_spawns, m)?)?;
     m.add_function(wrap_pyfunction!(aio::set_pool_spin, m)?)?;

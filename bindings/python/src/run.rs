@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, IntoRawFd, OwnedFd, RawFd};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -304,11 +304,21 @@ fn deadline(timeout: Option<f64>) -> Option<Duration> {
 /// `out`/`err` the parent's ends of its stdout and stderr, read to their
 /// ends.
 #[derive(Default)]
-struct Ends {
+pub(crate) struct Ends {
     given: Vec<OwnedFd>,
     stdin: Option<OwnedFd>,
     out: Option<OwnedFd>,
     err: Option<OwnedFd>,
+}
+
+impl Ends {
+    /// The parent's ends of stdin, stdout and stderr as fd numbers (-1
+    /// where not piped), handed to a Python caller that owns them from
+    /// then on.
+    pub(crate) fn into_raw(self) -> (RawFd, RawFd, RawFd) {
+        let raw = |end: Option<OwnedFd>| end.map_or(-1, IntoRawFd::into_raw_fd);
+        (raw(self.stdin), raw(self.out), raw(self.err))
+    }
 }
 
 /// Spawns `request`, writes `input` to `stdin` (the parent's end of the
@@ -398,13 +408,11 @@ fn pipe() -> PyResult<(OwnedFd, OwnedFd)> {
 /// `run(args, input=, timeout=, stdin=, stdout=, stderr=, cwd=, env=,
 /// shell=)` with the streams among `None`, `PIPE`, `DEVNULL` and (stderr)
 /// `STDOUT`, bytes `input`, and every other argument at its default, in
-/// one call: the pipes, the command (`args`, `cwd` and `env` as
-/// [`simple_run`] takes them), the spawn, the exchange and the wait, as
-/// [`run`] does them, with no Python code between (what `run()`, `call()`,
-/// `check_call()` and `check_output()` cost above the spawn). `None`
-/// (nothing done, no event audited) when an argument needs the general
-/// path: see [`simple_run`]; a stream given as an fd or a file, `STDOUT`
-/// for stdin or stdout.
+/// one call: the pipes and the command of [`std_command`], the spawn, the
+/// exchange and the wait, as [`run`] does them, with no Python code
+/// between (what `run()`, `call()`, `check_call()` and `check_output()`
+/// cost above the spawn). `None` (nothing done, no event audited) when an
+/// argument needs the general path (see [`std_command`]).
 #[pyfunction]
 #[pyo3(signature = (args, input=None, timeout=None, *, stdin=None, stdout=None, stderr=None, cwd=None, env=None, shell=None))]
 #[allow(clippy::too_many_arguments)]
@@ -420,10 +428,76 @@ pub fn run_std<'py>(
     env: Option<Bound<'py, PyAny>>,
     shell: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Option<Ran<'py>>> {
+    let streams = [stdin, stdout, stderr];
+    let Some((cmd, names, ends)) = std_command(args, &streams, cwd, env, shell)? else {
+        return Ok(None);
+    };
+    run_to_end(py, cmd, false, &names, ends, input, deadline(timeout)).map(Some)
+}
+
+/// What `popen_std` gives `Popen`: the child, then the parent's ends of
+/// its stdin, stdout and stderr pipes (-1 where not piped), which the
+/// caller owns from then on.
+type Opened = (crate::child::Child, RawFd, RawFd, RawFd);
+
+/// `Popen(args, stdin=, stdout=, stderr=, cwd=, env=, shell=)` with the
+/// streams among `None`, `PIPE`, `DEVNULL` and (stderr) `STDOUT` and every
+/// other argument at its default (what `Popen`'s `__init__`, its
+/// `_get_handles` and `_execute_child` cost above the spawn): the pipes and
+/// the command of [`std_command`], the spawn with the GIL released, the
+/// child's ends closed. Returns the child and the parent's ends (see
+/// [`Opened`]), which `Popen` wraps in its file objects, or `None`
+/// (nothing done, no event audited) when an argument needs the general
+/// path.
+#[pyfunction]
+#[pyo3(signature = (args, *, stdin=None, stdout=None, stderr=None, cwd=None, env=None, shell=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn popen_std<'py>(
+    py: Python<'py>,
+    args: &Bound<'py, PyAny>,
+    stdin: Option<Bound<'py, PyAny>>,
+    stdout: Option<Bound<'py, PyAny>>,
+    stderr: Option<Bound<'py, PyAny>>,
+    cwd: Option<Bound<'py, PyAny>>,
+    env: Option<Bound<'py, PyAny>>,
+    shell: Option<Bound<'py, PyAny>>,
+) -> PyResult<Option<Opened>> {
+    let streams = [stdin, stdout, stderr];
+    let Some((mut cmd, names, ends)) = std_command(args, &streams, cwd, env, shell)? else {
+        return Ok(None);
+    };
+    let spawned = py.detach(|| {
+        let spawned = cmd.spawn();
+        // The command holds the child's ends of the pipes: closed now, or
+        // the parent would never read the end of the child's output.
+        drop(cmd);
+        spawned
+    });
+    // On a failed spawn the parent's ends are dropped (closed) here too.
+    let child = spawned.map_err(|e| names.error(py, e))?;
+    let (stdin, stdout, stderr) = ends.into_raw();
+    Ok(Some((crate::child::Child::new(child), stdin, stdout, stderr)))
+}
+
+/// The command of `subprocess`'s `args`, `stdin`, `stdout`, `stderr`,
+/// `cwd`, `env` and `shell` ([`simple_run`] reads `args`, `cwd` and
+/// `env`), with its pipes made: close-on-exec, the child's ends in the
+/// command, the parent's in the [`Ends`]. `STDOUT` for stderr shares
+/// stdout's pipe, or its `/dev/null`, or is a duplicate of fd 1 when
+/// stdout is inherited, as in CPython. `None` (nothing made, no event
+/// audited) when an argument needs the general path: see [`simple_run`];
+/// a stream given as an fd or a file, `STDOUT` for stdin or stdout.
+pub(crate) fn std_command(
+    args: &Bound<'_, PyAny>,
+    streams: &[Option<Bound<'_, PyAny>>; 3],
+    cwd: Option<Bound<'_, PyAny>>,
+    env: Option<Bound<'_, PyAny>>,
+    shell: Option<Bound<'_, PyAny>>,
+) -> PyResult<Option<(Command, Names, Ends)>> {
     let (Some(stdin), Some(stdout), Some(stderr)) = (
-        Mode::of(stdin.as_ref()),
-        Mode::of(stdout.as_ref()),
-        Mode::of(stderr.as_ref()),
+        Mode::of(streams[0].as_ref()),
+        Mode::of(streams[1].as_ref()),
+        Mode::of(streams[2].as_ref()),
     ) else {
         return Ok(None);
     };
@@ -445,7 +519,6 @@ pub fn run_std<'py>(
         cmd.env_clear();
         cmd.envs(vars);
     }
-    let names = run.names;
     let mut ends = Ends::default();
     match stdin {
         Mode::Pipe => {
@@ -488,7 +561,7 @@ pub fn run_std<'py>(
         // STDOUT with a piped stdout: set above, with stdout's pipe.
         (Mode::Stdout, _) | (Mode::Inherit, _) => {}
     }
-    run_to_end(py, cmd, false, &names, ends, input, deadline(timeout)).map(Some)
+    Ok(Some((cmd, run.names, ends)))
 }
 
 /// The run of [`run`] and [`run_std`]: spawns `cmd` (on a spawner thread

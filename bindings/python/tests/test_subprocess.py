@@ -538,7 +538,7 @@ def test_popen_fast_path_leaves_the_object_as_the_standard_library(kwargs, monke
     with fs.Popen(argv, **kwargs) as f:
         assert f.engine != "fork"
         assert f.wait() == 3
-    with fs.Popen(argv, bufsize=-1, **kwargs) as slow:  # bufsize: not a fast-path keyword
+    with fs.Popen(argv, umask=-1, **kwargs) as slow:  # umask: not a fast-path keyword
         slow.wait()
     assert type(f._waitpid_lock) is type(s._waitpid_lock)
     with fs.Popen(["true"]) as other:
@@ -552,14 +552,15 @@ def test_popen_fast_path_leaves_the_object_as_the_standard_library(kwargs, monke
     # The slow path stays in use for what the fast path does not take.
     used = []
     monkeypatch.setattr(fs.Popen, "_fs_fast_init", lambda *a, **k: used.append(a))
-    for other in ({"stdout": fs.DEVNULL}, {"text": True}, {"user": -1}, {"bufsize": 0}):
+    for other in ({"stdout": fs.DEVNULL}, {"text": True}, {"user": -1}, {"bufsize": 0},
+                  {"stdout": 1}, {"cwd": "/", "umask": 0o22}):  # fmt: skip
         try:
             with fs.Popen(["true"], **other) as p:
                 p.wait()
         except ValueError:
             assert other == {"user": -1}
     assert used == []
-    fs.Popen(["true"], close_fds=True)  # the patched fast path: no child
+    fs.Popen(["true"], restore_signals=True)  # the patched fast path: no child
     assert len(used) == 1
 
 

@@ -59,6 +59,11 @@ __all__ = ["create_subprocess_exec", "create_subprocess_shell", "Process", "PIPE
            "DEVNULL"]  # fmt: skip
 
 _DEFAULT_LIMIT = 2**16
+# asyncio's own connect_read_pipe (its Unix loops'): where a loop has it,
+# the outputs' pipes get fastspawn's transport (_PipeReadTransport).
+_CONNECT_READ_PIPE = asyncio.BaseEventLoop.connect_read_pipe
+# The keywords besides the streams that the one native call takes.
+_STD_KEYS = frozenset(("cwd", "env"))
 
 # Where asyncio changed between the versions the package runs on:
 # 3.9's create_subprocess_* take the loop as an argument (deprecated there,
@@ -229,6 +234,100 @@ class _TellsProcess:
             process._pipe_closed()
 
 
+class _PipeReadTransport(asyncio.ReadTransport):
+    """The read end of a child's stdout or stderr pipe, feeding its
+    ``StreamReader`` (``Process.stdout``/``stderr``) straight from the
+    loop's reader callback: what asyncio's pipe transport and its
+    ``StreamReaderProtocol`` do, without their three callbacks scheduled
+    at connection and one at close (each costs the loop more than the read
+    itself), and without a coroutine to await. It watches the fd from the
+    moment it is made (before the spawn has finished: the end of the pipe
+    comes only once the child has run and exited), and closes it at the
+    pipe's end, on a read error, or on ``close()``. Flow control is the
+    ``StreamReader``'s: it pauses and resumes reading past its limit."""
+
+    max_size = 256 * 1024  # at most this many bytes per read, as asyncio's
+
+    def __init__(self, loop, fd, limit):
+        super().__init__()
+        self._loop = loop
+        self._fd = fd
+        self._closing = False
+        self._paused = False
+        self._process = None  # a weak reference, once the Process exists
+        self._file = None
+        os.set_blocking(fd, False)
+        self.reader = streams.StreamReader(limit=limit, loop=loop)
+        self.reader.set_transport(self)
+        loop.add_reader(fd, self._read_ready)
+
+    def _read_ready(self):
+        try:
+            data = os.read(self._fd, self.max_size)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self._close(exc)
+            return
+        if data:
+            self.reader.feed_data(data)
+        else:
+            self._close(None)
+
+    def _close(self, exc):
+        if self._closing:
+            return
+        self._closing = True
+        if not self._paused:
+            self._loop.remove_reader(self._fd)
+        os.close(self._fd)
+        if exc is None:
+            self.reader.feed_eof()
+        else:
+            self.reader.set_exception(exc)
+        process = self._process and self._process()
+        if process is not None:
+            process._pipe_closed()
+
+    def close(self):
+        self._close(None)
+
+    def is_closing(self):
+        return self._closing
+
+    def is_reading(self):
+        return not self._paused and not self._closing
+
+    def pause_reading(self):
+        if self.is_reading():
+            self._paused = True
+            self._loop.remove_reader(self._fd)
+
+    def resume_reading(self):
+        if self._paused and not self._closing:
+            self._paused = False
+            self._loop.add_reader(self._fd, self._read_ready)
+
+    def get_extra_info(self, name, default=None):
+        if name == "pipe":
+            # asyncio's transport has the pipe's file object: made on
+            # demand, not owning the fd (the transport closes it).
+            if self._file is None and not self._closing:
+                self._file = os.fdopen(self._fd, "rb", 0, closefd=False)
+            return self._file if self._file is not None else default
+        return super().get_extra_info(name, default)
+
+    def set_protocol(self, protocol):
+        raise NotImplementedError("fastspawn's pipe transport feeds its StreamReader directly")
+
+    def get_protocol(self):
+        return None
+
+    def __repr__(self):
+        state = "closed" if self._closing else "idle" if self._paused else "polling"
+        return f"<{self.__class__.__name__} fd={self._fd} {state}>"
+
+
 class _PipeReader(_TellsProcess, streams.StreamReaderProtocol):
     def __init__(self, reader, loop, process):
         super().__init__(process, reader, loop=loop)
@@ -323,40 +422,57 @@ class Process:
     def _pipe_closed(self):
         self._pipes_open -= 1
 
-    async def _connect(self, limit, stdin, stdout, stderr):
-        loop = self._loop
+    def _attach(self, readers):
+        """Makes the read transports of the child's stdout and stderr
+        (``{1: transport, 2: transport}``, made before the spawn finished)
+        this Process's."""
         self._transports = {}
+        for fd, transport in readers.items():
+            if isinstance(transport, int):
+                continue  # an fd, for the loop's own transport (_connect_outputs)
+            transport._process = weakref.ref(self)
+            if not transport._closing:
+                self._pipes_open += 1
+            self._transports[fd] = transport
+            if fd == 1:
+                self.stdout = transport.reader
+            else:
+                self.stderr = transport.reader
+
+    async def _connect_outputs(self, limit, readers):
+        """Connects the ends in ``readers`` (fds, where ``_attach`` found
+        no transport) through the loop's own ``connect_read_pipe``: for a
+        loop that has its own (uvloop's), or one replaced on the loop
+        object (asyncio's tests put a mock there)."""
+        loop = self._loop
+        for fd, end in list(readers.items()):
+            if not isinstance(end, int):
+                continue
+            reader = streams.StreamReader(limit=limit, loop=loop)
+            file = os.fdopen(end, "rb", 0)
+            readers[fd] = None  # owned by file from here
+            transport, _ = await loop.connect_read_pipe(
+                lambda r=reader: _PipeReader(r, loop, self), file
+            )
+            self._pipes_open += 1
+            self._transports[fd] = transport
+            if fd == 1:
+                self.stdout = reader
+            else:
+                self.stderr = reader
+
+    async def _connect_stdin(self, stdin):
+        loop = self._loop
         try:
-            if stdin is not None:
-                transport, protocol = await loop.connect_write_pipe(
-                    lambda: _PipeWriter(loop, self), os.fdopen(stdin, "wb", 0)
-                )
-                stdin = None
-                self._pipes_open += 1
-                self._transports[0] = transport
-                self.stdin = streams.StreamWriter(transport, protocol, None, loop)
-            for fd, end in ((1, stdout), (2, stderr)):
-                if end is None:
-                    continue
-                reader = streams.StreamReader(limit=limit, loop=loop)
-                file = os.fdopen(end, "rb", 0)
-                if fd == 1:
-                    stdout = None
-                else:
-                    stderr = None
-                transport, _ = await loop.connect_read_pipe(
-                    lambda r=reader: _PipeReader(r, loop, self), file
-                )
-                self._pipes_open += 1
-                self._transports[fd] = transport
-                if fd == 1:
-                    self.stdout = reader
-                else:
-                    self.stderr = reader
-        finally:
-            for end in (stdin, stdout, stderr):
-                if end is not None:
-                    os.close(end)
+            transport, protocol = await loop.connect_write_pipe(
+                lambda: _PipeWriter(loop, self), os.fdopen(stdin, "wb", 0)
+            )
+        except BaseException:
+            os.close(stdin)
+            raise
+        self._pipes_open += 1
+        self._transports[0] = transport
+        self.stdin = streams.StreamWriter(transport, protocol, None, loop)
 
     async def wait(self):
         """Waits for the child to exit; returns its return code."""
@@ -457,10 +573,22 @@ class Process:
             feed = self.stdin is not None
         else:
             feed = input is not None
-        stdin = self._feed_stdin(input) if feed else self._noop()
-        stdout = self._read_stream(1) if self.stdout is not None else self._noop()
-        stderr = self._read_stream(2) if self.stderr is not None else self._noop()
-        _, stdout, stderr = await asyncio.gather(stdin, stdout, stderr)
+        # What runs at once: in tasks (gather's) when there is more than one
+        # (asyncio's gather always makes three: a task and its steps cost
+        # the loop more than a pipe's whole read).
+        steps = []
+        if feed:
+            steps.append(self._feed_stdin(input))
+        if self.stdout is not None:
+            steps.append(self._read_stream(1))
+        if self.stderr is not None:
+            steps.append(self._read_stream(2))
+        if len(steps) == 1:
+            results = [await steps[0]]
+        elif steps:
+            results = await asyncio.gather(*steps)
+        stdout = results[feed] if self.stdout is not None else None
+        stderr = results[-1] if self.stderr is not None else None
         await self.wait()
         return (stdout, stderr)
 
@@ -501,6 +629,24 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds, loop=None):
         except BaseException:
             spawner.cancel(token, future)
             raise
+    if _STD_KEYS.issuperset(kwds):
+        # The streams among None, PIPE, DEVNULL and STDOUT, cwd and env:
+        # the pipes, the checks and the request made in one native call.
+        spawner = _spawner(loop)
+        made = spawner._spawner.submit_std(
+            args, stdin=stdin, stdout=stdout, stderr=stderr, shell=shell, **kwds
+        )
+        if made is not None:
+            token, *ends = made
+            try:
+                token, future = spawner.queued(loop, token)
+            except BaseException:
+                spawner._spawner.cancel(abs(token))
+                for fd in ends:
+                    if fd != -1:
+                        os.close(fd)
+                raise
+            return await _connected(loop, spawner, token, future, limit, *ends)
     for name, wrong in (("universal_newlines", lambda v: v), ("text", lambda v: v),
                         ("encoding", lambda v: v is not None),
                         ("errors", lambda v: v is not None)):  # fmt: skip
@@ -579,19 +725,48 @@ async def _create(args, shell, stdin, stdout, stderr, limit, kwds, loop=None):
             os.close(fd)
 
     ends = iter(parent_ends)
-    parent_in = next(ends) if stdin == PIPE else None
-    parent_out = next(ends) if stdout == PIPE else None
-    parent_err = next(ends) if stderr == PIPE else None
+    parent_in = next(ends) if stdin == PIPE else -1
+    parent_out = next(ends) if stdout == PIPE else -1
+    parent_err = next(ends) if stderr == PIPE else -1
+    return await _connected(loop, spawner, token, future, limit, parent_in, parent_out, parent_err)
+
+
+async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr):
+    """Waits for the spawn of ``token`` (its ``future``) and connects the
+    parent's ends of the child's pipes (-1: not piped), which it owns, to
+    the ``Process``: its output streams at once (see
+    ``_PipeReadTransport``), its input once the child runs."""
+    # The outputs' transports (each owning its end once made), or their
+    # fds for a loop with pipe transports of its own.
+    readers = {}
+    own_pipes = getattr(loop.connect_read_pipe, "__func__", None) is _CONNECT_READ_PIPE
     try:
+        for fd, end in ((1, stdout), (2, stderr)):
+            if end != -1:
+                readers[fd] = _PipeReadTransport(loop, end, limit) if own_pipes else end
         process = await future
     except BaseException:
-        for fd in parent_ends:
-            os.close(fd)
+        for transport in readers.values():
+            if not isinstance(transport, int):
+                transport.close()
+        for fd, end in ((1, stdout), (2, stderr)):
+            if end != -1 and not isinstance(readers.get(fd), _PipeReadTransport):
+                os.close(end)
+        if stdin != -1:
+            os.close(stdin)
         spawner.cancel(token, future)
         raise
+    process._attach(readers)
     try:
-        await process._connect(limit, parent_in, parent_out, parent_err)
+        if not own_pipes:
+            await process._connect_outputs(limit, readers)
+        if stdin != -1:
+            end, stdin = stdin, -1
+            await process._connect_stdin(end)  # which owns it (and closes it on failure)
     except BaseException:
+        for end in (stdin, *readers.values()):
+            if isinstance(end, int) and end != -1:
+                os.close(end)
         process.kill()
         raise
     return process

@@ -322,6 +322,17 @@ class Popen(_std.Popen):
     #: How the child was created: "clone3", "clone-vfork", "posix-spawn" or "fork".
     engine = None
     _fs_child = None
+    # Whether __init__ may skip _get_handles and _execute_child (its native
+    # paths): not for a subclass that overrides either, which expects them
+    # called (CPython's tests make one raise).
+    _fs_plain = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._fs_plain = (
+            cls._execute_child is Popen._execute_child
+            and cls._get_handles is _std.Popen._get_handles
+        )
 
     @property
     def pidfd(self):
@@ -348,6 +359,7 @@ class Popen(_std.Popen):
             not kwargs
             and not positional
             and _FAST_INIT is not None
+            and self._fs_plain
             and pdeathsig is None
             and rlimits is None
             and cgroup is None
@@ -387,8 +399,26 @@ class Popen(_std.Popen):
                     "contain (they are applied by fastspawn's vfork child; drop preexec_fn "
                     "to use them)"
                 )
+        if (
+            _FAST_INIT is not None
+            and self._fs_plain
+            and not positional
+            and _POPEN_STD_KEYS.issuperset(kwargs)
+            and pdeathsig is None
+            and not rlimits
+            and cgroup is None
+            and not fds
+            and not contained[0]
+            and self._fs_std_init(args, **kwargs)
+        ):
+            return
         self._fs_extras = (pdeathsig, rlimits, cgroup, fds, bool(require_vfork), contained)
-        if _FAST_INIT is not None and not positional and _FAST_POPEN_KEYS.issuperset(kwargs):
+        if (
+            _FAST_INIT is not None
+            and self._fs_plain
+            and not positional
+            and _FAST_POPEN_KEYS.issuperset(kwargs)
+        ):
             user = kwargs.get("user")
             if (
                 (user is None or (type(user) is int and user >= 0))
@@ -407,6 +437,64 @@ class Popen(_std.Popen):
                     raise TypeError("process_group must be an int")
                 self._fs_process_group = group
         super().__init__(args, *positional, **kwargs)
+
+    def _fs_std_init(self, args, stdin=None, stdout=None, stderr=None, cwd=None, env=None,
+                     shell=False, bufsize=-1, close_fds=True, text=None,
+                     universal_newlines=None, encoding=None, errors=None):  # fmt: skip
+        """``__init__`` for the streams among None, PIPE, DEVNULL and STDOUT,
+        ``cwd``, ``env``, ``shell`` and text mode, in bytes or text mode: the
+        pipes, the spawn and the child's ends closed in one native call
+        (``_fastspawn.popen_std``), then the parent's ends wrapped in file
+        objects as the standard library's ``__init__`` wraps them. It leaves
+        the object as that ``__init__`` would. False (nothing done) when the
+        arguments need the general path, which raises what CPython raises."""
+        if bufsize is None:
+            bufsize = -1
+        elif type(bufsize) is not int or close_fds is not True:
+            return False
+        text_mode = encoding or errors or text or universal_newlines
+        if text_mode:
+            piped = PIPE in (stdin, stdout, stderr)
+            if _text_codec(text, universal_newlines, encoding, errors, piped) is None:
+                return False
+        _std._cleanup()
+        opened = _fastspawn.popen_std(
+            args, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env, shell=shell
+        )
+        if opened is None:
+            return False
+        child, p2cwrite, c2pread, errread = opened
+        attrs = self.__dict__
+        attrs.update(_FAST_INIT)
+        attrs["_waitpid_lock"] = _threading.Lock()
+        attrs["args"] = args
+        attrs["pid"] = child.pid
+        attrs["_child_created"] = True
+        attrs["_closed_child_pipe_fds"] = True
+        attrs["_fs_child"] = child
+        attrs["_fs_extras"] = _NO_EXTRAS
+        attrs["engine"] = child.engine
+        attrs["text_mode"] = text_mode
+        if text_mode and encoding is None:
+            encoding = _popen_encoding()
+        attrs["encoding"] = encoding
+        attrs["errors"] = errors
+        try:
+            _wrap_pipes(self, p2cwrite, c2pread, errread, bufsize, text_mode, encoding, errors)
+        except BaseException:
+            for end in (self.stdin, self.stdout, self.stderr, p2cwrite, c2pread, errread):
+                try:
+                    if isinstance(end, int):
+                        if end >= 0:
+                            os.close(end)
+                    elif end is not None:
+                        end.close()
+                except OSError:
+                    pass
+            child.send_signal(_signal.SIGKILL)
+            child.wait(None)
+            raise
+        return True
 
     def _fs_fast_init(self, args, uid, executable=None, close_fds=True, pass_fds=(), cwd=None,
                       env=None, restore_signals=True, start_new_session=False, user=None,
@@ -615,6 +703,55 @@ class Popen(_std.Popen):
         """The tree's ``TreeUsage``. Needs the cgroup."""
         return TreeUsage(*self._tree("usage").usage())
 
+
+def _wrap_pipes(popen, p2cwrite, c2pread, errread, bufsize, text_mode, encoding, errors):
+    """The parent's ends of a child's pipes (-1: not piped) as the standard
+    library's ``Popen`` wraps them. Each fd is owned by its file object as
+    soon as it is made; the caller closes those that were not reached."""
+    line_buffering = False
+    if text_mode and bufsize == 1:
+        line_buffering = True
+        bufsize = -1
+    if p2cwrite != -1:
+        stdin = open(p2cwrite, "wb", bufsize)
+        popen.stdin = stdin
+        if text_mode:
+            popen.stdin = io.TextIOWrapper(
+                stdin, write_through=True, line_buffering=line_buffering, encoding=encoding,
+                errors=errors,
+            )  # fmt: skip
+    if c2pread != -1:
+        stdout = open(c2pread, "rb", bufsize)
+        popen.stdout = stdout
+        if text_mode:
+            popen.stdout = io.TextIOWrapper(stdout, encoding=encoding, errors=errors)
+    if errread != -1:
+        stderr = open(errread, "rb", bufsize)
+        popen.stderr = stderr
+        if text_mode:
+            popen.stderr = io.TextIOWrapper(stderr, encoding=encoding, errors=errors)
+
+
+# What the standard library's Popen sets its encoding to in text mode
+# when none is given.
+if sys.version_info >= (3, 11):
+    _popen_encoding = _std._text_encoding
+elif sys.version_info >= (3, 10):
+
+    def _popen_encoding():
+        return "locale"
+
+else:
+
+    def _popen_encoding():
+        return None
+
+
+# The keywords of Popen's native path for the streams (_fs_std_init).
+_POPEN_STD_KEYS = frozenset((
+    "stdin", "stdout", "stderr", "cwd", "env", "shell", "bufsize", "close_fds", "text",
+    "universal_newlines", "encoding", "errors",
+))  # fmt: skip
 
 # The keywords Popen's fast path takes (with stdin/stdout/stderr None only).
 _FAST_POPEN_KEYS = frozenset((
