@@ -242,3 +242,84 @@ def test_many_piped_children_in_flight(no_leaks):
     assert a == b
     assert a[7] == ((b"7\n", b"7\n"), 0)
     assert children() == []
+
+
+@pytest.mark.parametrize("loop_s_own", [False, True], ids=["made-at-once", "connect_write_pipe"])
+def test_stdin_s_wait_closed_drain_and_a_child_that_stopped_reading(loop_s_own, no_leaks):
+    # stdin's transport is asyncio's, made before the spawn finished (or by
+    # a connect_write_pipe of the loop's own); its protocol gives
+    # StreamWriter.wait_closed() and drain() what asyncio's does.
+    used = []
+
+    async def run(m):
+        if m is fa and loop_s_own:
+            loop = asyncio.get_running_loop()
+            real = loop.connect_write_pipe
+
+            async def connect_write_pipe(*args):
+                used.append(True)
+                return await real(*args)
+
+            loop.connect_write_pipe = connect_write_pipe  # not asyncio's own any more
+        p = await m.create_subprocess_exec("cat", stdin=PIPE, stdout=PIPE)
+        kind = type(p._transport.get_pipe_transport(0)).__name__
+        p.stdin.write(b"hi")
+        await p.stdin.drain()
+        p.stdin.close()
+        await p.stdin.wait_closed()
+        echoed = await p.stdout.read()
+        code = await p.wait()
+        # A child that exits without reading: the writes end in an error.
+        q = await m.create_subprocess_exec("true", stdin=PIPE)
+        await q.wait()
+        failed = None
+        try:
+            for _ in range(64):
+                q.stdin.write(b"x" * 65536)
+                await q.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as e:
+            failed = "pipe error"
+            assert isinstance(e, OSError)
+        q.stdin.close()
+        try:
+            await q.stdin.wait_closed()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        return kind, echoed, code, failed
+
+    a, b = both(run)
+    assert a == b == ("_UnixWritePipeTransport", b"hi", 0, "pipe error")
+    assert used == ([True, True] if loop_s_own else [])
+
+
+def test_a_failed_spawn_with_stdin_piped_closes_its_transport(no_leaks):
+    async def run():
+        with pytest.raises(FileNotFoundError):
+            await fa.create_subprocess_exec("/nonexistent/program", stdin=PIPE)
+        await asyncio.sleep(0)  # the transport's close ends in a callback
+
+    asyncio.run(run())
+
+
+def test_communicate_reads_large_outputs_one_after_the_other_without_a_deadlock(no_leaks):
+    # The child writes 2 MiB to stderr before stdout while its 2 MiB of
+    # input is written: with a small limit, a stream whose transport
+    # paused would block it. communicate() reads with no limit instead.
+    code = (
+        "import sys\n"
+        "data = sys.stdin.buffer.read()\n"
+        "sys.stderr.buffer.write(b'e' * (2 << 20)); sys.stderr.flush()\n"
+        "sys.stdout.buffer.write(data[::-1])\n"
+    )
+    data = os.urandom(2 << 20)
+
+    async def run(m):
+        p = await m.create_subprocess_exec(PY, "-c", code, stdin=PIPE, stdout=PIPE, stderr=PIPE,
+                                           limit=1024)  # fmt: skip
+        out, err = await asyncio.wait_for(p.communicate(data), 60)
+        paused = [getattr(p._transport.get_pipe_transport(fd), "_whole", None) for fd in (1, 2)]
+        return out == data[::-1], err == b"e" * (2 << 20), p.returncode, paused
+
+    a, b = both(run)
+    assert a[:3] == b[:3] == (True, True, 0)
+    assert b[3] == [False, False]  # the limit holds again once communicate() is done

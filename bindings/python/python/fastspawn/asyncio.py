@@ -62,6 +62,7 @@ _DEFAULT_LIMIT = 2**16
 # asyncio's own connect_read_pipe (its Unix loops'): where a loop has it,
 # the outputs' pipes get fastspawn's transport (_PipeReadTransport).
 _CONNECT_READ_PIPE = asyncio.BaseEventLoop.connect_read_pipe
+_CONNECT_WRITE_PIPE = asyncio.BaseEventLoop.connect_write_pipe
 # The keywords besides the streams that the one native call takes.
 _STD_KEYS = frozenset(("cwd", "env"))
 
@@ -221,15 +222,17 @@ def _abandon(child):
 
 class _TellsProcess:
     """Tells the Process when its pipe is lost (mixed in before the
-    protocol class, whose ``__init__`` and ``connection_lost`` run first)."""
+    protocol class, whose ``__init__`` and ``connection_lost`` run first).
+    ``process`` may be None, for a pipe connected before its spawn has
+    finished: ``_process`` is set when the Process is made."""
 
     def __init__(self, process, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._process = weakref.ref(process)
+        self._process = None if process is None else weakref.ref(process)
 
     def connection_lost(self, exc):
         super().connection_lost(exc)
-        process = self._process()
+        process = self._process and self._process()
         if process is not None:
             process._pipe_closed()
 
@@ -254,6 +257,7 @@ class _PipeReadTransport(asyncio.ReadTransport):
         self._fd = fd
         self._closing = False
         self._paused = False
+        self._whole = False  # see read_whole
         self._process = None  # a weak reference, once the Process exists
         self._file = None
         os.set_blocking(fd, False)
@@ -299,9 +303,17 @@ class _PipeReadTransport(asyncio.ReadTransport):
         return not self._paused and not self._closing
 
     def pause_reading(self):
-        if self.is_reading():
+        if self.is_reading() and not self._whole:
             self._paused = True
             self._loop.remove_reader(self._fd)
+
+    def read_whole(self, whole):
+        """While ``whole``, the stream's limit pauses nothing: everything
+        is read as it comes (``communicate()``, which keeps all of it
+        anyway, so that it can read its streams one after the other)."""
+        self._whole = whole
+        if whole:
+            self.resume_reading()
 
     def resume_reading(self):
         if self._paused and not self._closing:
@@ -334,8 +346,35 @@ class _PipeReader(_TellsProcess, streams.StreamReaderProtocol):
 
 
 class _PipeWriter(_TellsProcess, streams.FlowControlMixin):
+    """The protocol of a child's stdin pipe, with what ``StreamWriter``
+    asks of it: flow control (``drain()``) and, for ``wait_closed()``, a
+    future resolved when the pipe is lost (made when first asked for)."""
+
+    _lost = None  # connection_lost's exception, or True once lost without one
+    _closed = None
+
     def __init__(self, loop, process):
         super().__init__(process, loop=loop)
+
+    def connection_lost(self, exc):
+        super().connection_lost(exc)
+        self._lost = True if exc is None else exc
+        if self._closed is not None and not self._closed.done():
+            self._tell_closed()
+
+    def _tell_closed(self):
+        if self._lost is True:
+            self._closed.set_result(None)
+        else:
+            self._closed.set_exception(self._lost)
+            self._closed._log_traceback = False  # as asyncio's: not an unretrieved error
+
+    def _get_close_waiter(self, stream):
+        if self._closed is None:
+            self._closed = self._loop.create_future()
+            if self._lost is not None:
+                self._tell_closed()
+        return self._closed
 
 
 class _Transport:
@@ -422,11 +461,19 @@ class Process:
     def _pipe_closed(self):
         self._pipes_open -= 1
 
-    def _attach(self, readers):
+    def _attach(self, readers, writer):
         """Makes the read transports of the child's stdout and stderr
-        (``{1: transport, 2: transport}``, made before the spawn finished)
+        (``{1: transport, 2: transport}``) and the transport and protocol
+        of its stdin (``writer``, or None), made before the spawn finished,
         this Process's."""
         self._transports = {}
+        if writer is not None:
+            transport, protocol = writer
+            protocol._process = weakref.ref(self)
+            if protocol._lost is None:
+                self._pipes_open += 1
+            self._transports[0] = transport
+            self.stdin = streams.StreamWriter(transport, protocol, None, self._loop)
         for fd, transport in readers.items():
             if isinstance(transport, int):
                 continue  # an fd, for the loop's own transport (_connect_outputs)
@@ -573,9 +620,28 @@ class Process:
             feed = self.stdin is not None
         else:
             feed = input is not None
-        # What runs at once: in tasks (gather's) when there is more than one
-        # (asyncio's gather always makes three: a task and its steps cost
-        # the loop more than a pipe's whole read).
+        outputs = [t for t in (self._transports.get(1), self._transports.get(2)) if t is not None]
+        if all(type(t) is _PipeReadTransport for t in outputs):
+            # The package's transports read the outputs as they come, with
+            # no limit while this runs: the child never waits for its
+            # outputs to be read, so the input can be written first and
+            # the outputs read one after the other, in this task (each
+            # task of asyncio's gather costs the loop more than a pipe's
+            # whole read).
+            for transport in outputs:
+                transport.read_whole(True)
+            try:
+                if feed:
+                    await self._feed_stdin(input)
+                stdout = await self._read_stream(1) if self.stdout is not None else None
+                stderr = await self._read_stream(2) if self.stderr is not None else None
+            finally:
+                for transport in outputs:
+                    transport.read_whole(False)
+            await self.wait()
+            return (stdout, stderr)
+        # Outputs on the loop's own transports: at once, in tasks (gather's)
+        # when there is more than one (asyncio's gather always makes three).
         steps = []
         if feed:
             steps.append(self._feed_stdin(input))
@@ -737,15 +803,31 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
     the ``Process``: its output streams at once (see
     ``_PipeReadTransport``), its input once the child runs."""
     # The outputs' transports (each owning its end once made), or their
-    # fds for a loop with pipe transports of its own.
+    # fds for a loop with pipe transports of its own; stdin's transport and
+    # protocol, made at once where the loop's connect_write_pipe is
+    # asyncio's (whose coroutine and waiter would cost another step).
     readers = {}
+    writer = None
     own_pipes = getattr(loop.connect_read_pipe, "__func__", None) is _CONNECT_READ_PIPE
+    own_write = getattr(loop.connect_write_pipe, "__func__", None) is _CONNECT_WRITE_PIPE
     try:
+        if stdin != -1 and own_write and hasattr(loop, "_make_write_pipe_transport"):
+            protocol = _PipeWriter(loop, None)
+            file = os.fdopen(stdin, "wb", 0)
+            stdin = -1  # file's now
+            try:
+                transport = loop._make_write_pipe_transport(file, protocol)
+            except BaseException:
+                file.close()
+                raise
+            writer = (transport, protocol)
         for fd, end in ((1, stdout), (2, stderr)):
             if end != -1:
                 readers[fd] = _PipeReadTransport(loop, end, limit) if own_pipes else end
         process = await future
     except BaseException:
+        if writer is not None:
+            writer[0].close()
         for transport in readers.values():
             if not isinstance(transport, int):
                 transport.close()
@@ -756,7 +838,7 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
             os.close(stdin)
         spawner.cancel(token, future)
         raise
-    process._attach(readers)
+    process._attach(readers, writer)
     try:
         if not own_pipes:
             await process._connect_outputs(limit, readers)
