@@ -661,8 +661,12 @@ def test_a_finished_process_is_freed_without_the_cycle_collector(pipes, no_leaks
         refs = []
         for _ in range(3):
             if pipes:
-                p = await fa.create_subprocess_exec("cat", stdin=fa.PIPE, stdout=fa.PIPE)
-                assert await p.communicate(b"x") == (b"x", None)
+                p = await fa.create_subprocess_exec("cat", stdin=fa.PIPE, stdout=fa.PIPE,
+                                                    stderr=fa.PIPE)  # fmt: skip
+                assert await p.communicate(b"x") == (b"x", b"")
+                # Its streams and their transports too.
+                refs += [weakref.ref(p.stdout), weakref.ref(p._transport.get_pipe_transport(1))]
+                refs += [weakref.ref(p.stdin), weakref.ref(p._transport.get_pipe_transport(0))]
             else:
                 p = await fa.create_subprocess_exec("true")
                 assert await p.wait() == 0
@@ -678,7 +682,7 @@ def test_a_finished_process_is_freed_without_the_cycle_collector(pipes, no_leaks
         freed = asyncio.run(run())
     finally:
         gc.enable()
-    assert freed == [True, True, True]
+    assert freed == [True] * (15 if pipes else 3)
 
 
 def test_a_freed_process_s_pidfd_is_closed_by_the_spawn_job_in_flight(no_leaks):

@@ -261,8 +261,14 @@ class _PipeReadTransport(asyncio.ReadTransport):
         self._process = None  # a weak reference, once the Process exists
         self._file = None
         os.set_blocking(fd, False)
-        self.reader = streams.StreamReader(limit=limit, loop=loop)
-        self.reader.set_transport(self)
+        reader = streams.StreamReader(limit=limit, loop=loop)
+        reader.set_transport(self)
+        # The reader holds this transport (for its flow control); this
+        # holds the reader weakly, so that a finished Process, its streams
+        # and their transports are freed without the cyclic collector.
+        # Strongly only until the Process takes it (taken()).
+        self._reader = weakref.ref(reader)
+        self._keep = reader
         loop.add_reader(fd, self._read_ready)
 
     def _read_ready(self):
@@ -274,9 +280,18 @@ class _PipeReadTransport(asyncio.ReadTransport):
             self._close(exc)
             return
         if data:
-            self.reader.feed_data(data)
+            reader = self._reader()
+            if reader is not None:
+                reader.feed_data(data)
+            # else nobody can read it any more: drained to the pipe's end
+            # and dropped, as asyncio's unreachable reader would keep it.
         else:
             self._close(None)
+
+    def taken(self):
+        """The StreamReader, for the Process that keeps it from now on."""
+        reader, self._keep = self._keep, None
+        return reader
 
     def _close(self, exc):
         if self._closing:
@@ -285,10 +300,12 @@ class _PipeReadTransport(asyncio.ReadTransport):
         if not self._paused:
             self._loop.remove_reader(self._fd)
         os.close(self._fd)
-        if exc is None:
-            self.reader.feed_eof()
-        else:
-            self.reader.set_exception(exc)
+        reader = self._reader()
+        if reader is not None:
+            if exc is None:
+                reader.feed_eof()
+            else:
+                reader.set_exception(exc)
         process = self._process and self._process()
         if process is not None:
             process._pipe_closed()
@@ -482,9 +499,9 @@ class Process:
                 self._pipes_open += 1
             self._transports[fd] = transport
             if fd == 1:
-                self.stdout = transport.reader
+                self.stdout = transport.taken()
             else:
-                self.stderr = transport.reader
+                self.stderr = transport.taken()
 
     async def _connect_outputs(self, limit, readers):
         """Connects the ends in ``readers`` (fds, where ``_attach`` found
@@ -831,6 +848,7 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
         for transport in readers.values():
             if not isinstance(transport, int):
                 transport.close()
+                transport.taken()  # dropped: no cycle left with its reader
         for fd, end in ((1, stdout), (2, stderr)):
             if end != -1 and not isinstance(readers.get(fd), _PipeReadTransport):
                 os.close(end)
