@@ -476,7 +476,12 @@ pub fn popen_std<'py>(
     // On a failed spawn the parent's ends are dropped (closed) here too.
     let child = spawned.map_err(|e| names.error(py, e))?;
     let (stdin, stdout, stderr) = ends.into_raw();
-    Ok(Some((crate::child::Child::new(child), stdin, stdout, stderr)))
+    Ok(Some((
+        crate::child::Child::new(child),
+        stdin,
+        stdout,
+        stderr,
+    )))
 }
 
 /// The command of `subprocess`'s `args`, `stdin`, `stdout`, `stderr`,
