@@ -323,3 +323,26 @@ def test_communicate_reads_large_outputs_one_after_the_other_without_a_deadlock(
     a, b = both(run)
     assert a[:3] == b[:3] == (True, True, 0)
     assert b[3] == [False, False]  # the limit holds again once communicate() is done
+
+
+def test_a_transport_left_open_closes_its_fd_when_freed(no_leaks):
+    # Its loop closed while it still watched the pipe (or it was paused and
+    # dropped): freed, it closes the fd with a ResourceWarning, as
+    # asyncio's pipe transports do.
+    import gc
+    import warnings
+
+    r, w = os.pipe()
+    loop = asyncio.new_event_loop()
+    transport = fa._PipeReadTransport(loop, r, 1024)
+    transport.taken()
+    loop.close()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        del transport
+        gc.collect()
+    os.close(w)
+    assert [w.category for w in caught] == [ResourceWarning]
+    assert "unclosed transport" in str(caught[0].message)
+    with pytest.raises(OSError):
+        os.fstat(r)

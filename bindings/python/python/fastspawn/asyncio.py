@@ -346,6 +346,14 @@ class _PipeReadTransport(asyncio.ReadTransport):
             return self._file if self._file is not None else default
         return super().get_extra_info(name, default)
 
+    def __del__(self, _warn=warnings.warn, _close=os.close):
+        # As asyncio's pipe transports: one left open (its loop closed
+        # while it was watched, or it was paused and dropped) closes its fd.
+        if not self._closing:
+            self._closing = True
+            _warn(f"unclosed transport {self!r}", ResourceWarning, source=self)
+            _close(self._fd)
+
     def set_protocol(self, protocol):
         raise NotImplementedError("fastspawn's pipe transport feeds its StreamReader directly")
 
