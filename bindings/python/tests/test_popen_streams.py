@@ -184,9 +184,21 @@ def test_a_failed_wrap_kills_the_child_and_closes_every_end(monkeypatch, no_leak
         return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "open", failing)
+    closes = []
+    real_close = os.close
+
+    def counting_close(fd):
+        closes.append(fd)
+        real_close(fd)
+
+    monkeypatch.setattr(os, "close", counting_close)
     with pytest.raises(MemoryError):
         fs.Popen(["sleep", "100"], stdin=fs.PIPE, stdout=fs.PIPE, stderr=fs.PIPE)
     assert len(opened) == 3
+    # The two ends already wrapped are closed by their file objects only
+    # (a second close could hit a number reused meanwhile); the third by
+    # os.close.
+    assert closes == [opened[2]]
 
 
 class Recorded(fs.Popen):

@@ -523,9 +523,13 @@ class Process:
             reader = streams.StreamReader(limit=limit, loop=loop)
             file = os.fdopen(end, "rb", 0)
             readers[fd] = None  # owned by file from here
-            transport, _ = await loop.connect_read_pipe(
-                lambda r=reader: _PipeReader(r, loop, self), file
-            )
+            try:
+                transport, _ = await loop.connect_read_pipe(
+                    lambda r=reader: _PipeReader(r, loop, self), file
+                )
+            except BaseException:
+                file.close()
+                raise
             self._pipes_open += 1
             self._transports[fd] = transport
             if fd == 1:
@@ -535,12 +539,13 @@ class Process:
 
     async def _connect_stdin(self, stdin):
         loop = self._loop
+        file = os.fdopen(stdin, "wb", 0)  # which owns the fd from here
         try:
             transport, protocol = await loop.connect_write_pipe(
-                lambda: _PipeWriter(loop, self), os.fdopen(stdin, "wb", 0)
+                lambda: _PipeWriter(loop, self), file
             )
         except BaseException:
-            os.close(stdin)
+            file.close()
             raise
         self._pipes_open += 1
         self._transports[0] = transport
@@ -833,10 +838,16 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
     # asyncio's (whose coroutine and waiter would cost another step).
     readers = {}
     writer = None
-    own_pipes = getattr(loop.connect_read_pipe, "__func__", None) is _CONNECT_READ_PIPE
-    own_write = getattr(loop.connect_write_pipe, "__func__", None) is _CONNECT_WRITE_PIPE
+    own_pipes = (stdout != -1 or stderr != -1) and getattr(
+        loop.connect_read_pipe, "__func__", None
+    ) is _CONNECT_READ_PIPE
+    own_write = (
+        stdin != -1
+        and getattr(loop.connect_write_pipe, "__func__", None) is _CONNECT_WRITE_PIPE
+        and hasattr(loop, "_make_write_pipe_transport")
+    )
     try:
-        if stdin != -1 and own_write and hasattr(loop, "_make_write_pipe_transport"):
+        if own_write:
             protocol = _PipeWriter(loop, None)
             file = os.fdopen(stdin, "wb", 0)
             stdin = -1  # file's now
@@ -866,7 +877,7 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
         raise
     process._attach(readers, writer)
     try:
-        if not own_pipes:
+        if readers and not own_pipes:
             await process._connect_outputs(limit, readers)
         if stdin != -1:
             end, stdin = stdin, -1

@@ -482,15 +482,18 @@ class Popen(_std.Popen):
         try:
             _wrap_pipes(self, p2cwrite, c2pread, errread, bufsize, text_mode, encoding, errors)
         except BaseException:
-            for end in (self.stdin, self.stdout, self.stderr, p2cwrite, c2pread, errread):
-                try:
-                    if isinstance(end, int):
-                        if end >= 0:
-                            os.close(end)
-                    elif end is not None:
-                        end.close()
-                except OSError:
-                    pass
+            # Each fd is closed once: by its file object if it has one.
+            owned = set()
+            for stream in (self.stdin, self.stdout, self.stderr):
+                if stream is not None:
+                    owned.add(stream.fileno())
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+            for end in (p2cwrite, c2pread, errread):
+                if end >= 0 and end not in owned:
+                    os.close(end)
             child.send_signal(_signal.SIGKILL)
             child.wait(None)
             raise
