@@ -463,16 +463,10 @@ pub fn popen_std<'py>(
     shell: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Option<Opened>> {
     let streams = [stdin, stdout, stderr];
-    let Some((mut cmd, names, ends)) = std_command(args, &streams, cwd, env, shell)? else {
+    let Some((cmd, names, ends)) = std_command(args, &streams, cwd, env, shell)? else {
         return Ok(None);
     };
-    let spawned = py.detach(|| {
-        let spawned = cmd.spawn();
-        // The command holds the child's ends of the pipes: closed now, or
-        // the parent would never read the end of the child's output.
-        drop(cmd);
-        spawned
-    });
+    let spawned = py.detach(|| spawn_closing(cmd));
     // On a failed spawn the parent's ends are dropped (closed) here too.
     let child = spawned.map_err(|e| names.error(py, e))?;
     let (stdin, stdout, stderr) = ends.into_raw();
@@ -482,6 +476,15 @@ pub fn popen_std<'py>(
         stdout,
         stderr,
     )))
+}
+
+/// Spawns `cmd`, then drops it: it holds the child's ends of the pipes
+/// (or duplicates of them), which must be closed at once, or the parent
+/// would never read the end of the child's output.
+fn spawn_closing(mut cmd: Command) -> fastspawn::Result<Child> {
+    let spawned = cmd.spawn();
+    drop(cmd);
+    spawned
 }
 
 /// The command of `subprocess`'s `args`, `stdin`, `stdout`, `stderr`,
@@ -609,17 +612,11 @@ fn run_to_end<'py>(
         let spawned = if let Some(pool) = pool {
             let (tx, rx) = std::sync::mpsc::channel();
             pool.run(move || {
-                let spawned = cmd.spawn();
-                drop(cmd);
-                let _ = tx.send(spawned);
+                let _ = tx.send(spawn_closing(cmd));
             });
             rx.recv().expect("a spawner thread answers every job")
         } else {
-            let spawned = cmd.spawn();
-            // The command holds the pipes' child ends (or duplicates of
-            // them): closed now, or the reads would never see the end.
-            drop(cmd);
-            spawned
+            spawn_closing(cmd)
         };
         drop(given);
         let mut child = spawned?;

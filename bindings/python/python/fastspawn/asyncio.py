@@ -500,8 +500,6 @@ class Process:
             self._transports[0] = transport
             self.stdin = streams.StreamWriter(transport, protocol, None, self._loop)
         for fd, transport in readers.items():
-            if isinstance(transport, int):
-                continue  # an fd, for the loop's own transport (_connect_outputs)
             transport._process = weakref.ref(self)
             if not transport._closing:
                 self._pipes_open += 1
@@ -511,18 +509,17 @@ class Process:
             else:
                 self.stderr = transport.taken()
 
-    async def _connect_outputs(self, limit, readers):
-        """Connects the ends in ``readers`` (fds, where ``_attach`` found
-        no transport) through the loop's own ``connect_read_pipe``: for a
-        loop that has its own (uvloop's), or one replaced on the loop
-        object (asyncio's tests put a mock there)."""
+    async def _connect_outputs(self, limit, loose):
+        """Connects the outputs' ends in ``loose`` (``{1: fd, 2: fd}``)
+        through the loop's own ``connect_read_pipe``: for a loop that has
+        its own (uvloop's), or one replaced on the loop object (asyncio's
+        tests put a mock there). Each end leaves ``loose`` once a file
+        object owns it."""
         loop = self._loop
-        for fd, end in list(readers.items()):
-            if not isinstance(end, int):
-                continue
+        for fd, end in list(loose.items()):
             reader = streams.StreamReader(limit=limit, loop=loop)
             file = os.fdopen(end, "rb", 0)
-            readers[fd] = None  # owned by file from here
+            del loose[fd]
             try:
                 transport, _ = await loop.connect_read_pipe(
                     lambda r=reader: _PipeReader(r, loop, self), file
@@ -832,11 +829,13 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
     parent's ends of the child's pipes (-1: not piped), which it owns, to
     the ``Process``: its output streams at once (see
     ``_PipeReadTransport``), its input once the child runs."""
-    # The outputs' transports (each owning its end once made), or their
-    # fds for a loop with pipe transports of its own; stdin's transport and
+    # The outputs' transports (each owning its end once made), or, for a
+    # loop with pipe transports of its own, their ends (``loose``: the
+    # loop connects them once the Process exists); stdin's transport and
     # protocol, made at once where the loop's connect_write_pipe is
     # asyncio's (whose coroutine and waiter would cost another step).
     readers = {}
+    loose = {}
     writer = None
     own_pipes = (stdout != -1 or stderr != -1) and getattr(
         loop.connect_read_pipe, "__func__", None
@@ -858,18 +857,21 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
                 raise
             writer = (transport, protocol)
         for fd, end in ((1, stdout), (2, stderr)):
-            if end != -1:
-                readers[fd] = _PipeReadTransport(loop, end, limit) if own_pipes else end
+            if end == -1:
+                continue
+            if own_pipes:
+                readers[fd] = _PipeReadTransport(loop, end, limit)
+            else:
+                loose[fd] = end
         process = await future
     except BaseException:
         if writer is not None:
             writer[0].close()
         for transport in readers.values():
-            if not isinstance(transport, int):
-                transport.close()
-                transport.taken()  # dropped: no cycle left with its reader
+            transport.close()
+            transport.taken()  # dropped: no cycle left with its reader
         for fd, end in ((1, stdout), (2, stderr)):
-            if end != -1 and not isinstance(readers.get(fd), _PipeReadTransport):
+            if end != -1 and fd not in readers:
                 os.close(end)
         if stdin != -1:
             os.close(stdin)
@@ -877,14 +879,14 @@ async def _connected(loop, spawner, token, future, limit, stdin, stdout, stderr)
         raise
     process._attach(readers, writer)
     try:
-        if readers and not own_pipes:
-            await process._connect_outputs(limit, readers)
+        if loose:
+            await process._connect_outputs(limit, loose)
         if stdin != -1:
             end, stdin = stdin, -1
             await process._connect_stdin(end)  # which owns it (and closes it on failure)
     except BaseException:
-        for end in (stdin, *readers.values()):
-            if isinstance(end, int) and end != -1:
+        for end in (stdin, *loose.values()):
+            if end != -1:
                 os.close(end)
         process.kill()
         raise

@@ -735,21 +735,6 @@ def _wrap_pipes(popen, p2cwrite, c2pread, errread, bufsize, text_mode, encoding,
             popen.stderr = io.TextIOWrapper(stderr, encoding=encoding, errors=errors)
 
 
-# What the standard library's Popen sets its encoding to in text mode
-# when none is given.
-if sys.version_info >= (3, 11):
-    _popen_encoding = _std._text_encoding
-elif sys.version_info >= (3, 10):
-
-    def _popen_encoding():
-        return "locale"
-
-else:
-
-    def _popen_encoding():
-        return None
-
-
 # The keywords of Popen's native path for the streams (_fs_std_init).
 _POPEN_STD_KEYS = frozenset((
     "stdin", "stdout", "stderr", "cwd", "env", "shell", "bufsize", "close_fds", "text",
@@ -851,8 +836,11 @@ def check_output(*popenargs, timeout=None, **kwargs):
 _STD_KEYS = frozenset(("stdin", "stdout", "stderr", "cwd", "env", "shell"))
 _TEXT_KEYS = _STD_KEYS | {"text", "universal_newlines", "encoding", "errors"}
 
+# In text mode without an encoding: the codec Popen's streams use
+# (_default_text_encoding) and the value its ``encoding`` attribute gets
+# (_popen_encoding), as each version has them.
 if sys.version_info >= (3, 11):
-    _default_text_encoding = _std._text_encoding
+    _default_text_encoding = _popen_encoding = _std._text_encoding
 else:
 
     def _default_text_encoding():
@@ -860,6 +848,9 @@ else:
         import locale
 
         return locale.getpreferredencoding(False)
+
+    def _popen_encoding():
+        return "locale" if sys.version_info >= (3, 10) else None
 
 
 def _text_codec(text, universal_newlines, encoding, errors, piped):
