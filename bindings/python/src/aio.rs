@@ -44,6 +44,7 @@ use rustix::event::{EventfdFlags, epoll};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
 use fastspawn::exit_ring::{ExitRing, Notice};
+use fastspawn::per_process::PerProcess;
 
 use crate::child::Child;
 use crate::run::std_command;
@@ -201,8 +202,10 @@ const RING_KEY: u64 = u64::MAX;
 impl Waiter {
     /// The waiter, its thread started on first use.
     fn get() -> std::io::Result<&'static Waiter> {
-        static WAITER: OnceLock<Result<Waiter, i32>> = OnceLock::new();
-        static THREAD: OnceLock<Result<(), i32>> = OnceLock::new();
+        // Per process: a forked child has no waiter thread, and shares the
+        // parent's epoll (see `fastspawn::per_process`).
+        static WAITER: PerProcess<Result<Waiter, i32>> = PerProcess::new();
+        static THREAD: PerProcess<Result<(), i32>> = PerProcess::new();
         let errno = |e: std::io::Error| e.raw_os_error().unwrap_or(libc::EAGAIN);
         let waiter = WAITER
             .get_or_init(|| {
@@ -505,21 +508,36 @@ impl Drop for JobEnd {
     }
 }
 
-/// Spawn requests handed to the pool whose job has not started yet.
-static QUEUED: AtomicUsize = AtomicUsize::new(0);
+/// The spawn jobs' counts and the children buried for them (see [`bury`]),
+/// per process: a forked child has none of its parent's jobs, which would
+/// never end there (see `fastspawn::per_process`).
+#[derive(Default)]
+struct Books {
+    /// Spawn requests handed to the pool whose job has not started yet.
+    queued: AtomicUsize,
+    /// Spawn requests handed to the pool whose job has not returned yet
+    /// (its child, for a cancelled spawn, not yet killed and reaped). For
+    /// the tests: a check that no child is left is only meaningful once
+    /// this is 0.
+    unfinished: AtomicUsize,
+    /// Children freed by the loop's thread, for the next spawn job to end
+    /// to drop (see [`bury`]).
+    graveyard: Mutex<Vec<SharedChild>>,
+}
 
-/// Spawn requests handed to the pool whose job has not returned yet (its
-/// child, for a cancelled spawn, not yet killed and reaped). For the tests:
-/// a check that no child is left is only meaningful once this is 0.
-static UNFINISHED: AtomicUsize = AtomicUsize::new(0);
+static BOOKS: PerProcess<Books> = PerProcess::new();
 
-/// One in [`UNFINISHED`], moved into a spawn job: dropped when the job
+fn books() -> &'static Books {
+    BOOKS.get_or_init(Books::default)
+}
+
+/// One in [`Books::unfinished`], moved into a spawn job: dropped when the job
 /// returns, by any path, or is dropped without running.
 struct Unfinished;
 
 impl Unfinished {
     fn new() -> Unfinished {
-        UNFINISHED.fetch_add(1, Ordering::Relaxed);
+        books().unfinished.fetch_add(1, Ordering::Relaxed);
         Unfinished
     }
 }
@@ -530,19 +548,15 @@ impl Drop for Unfinished {
     fn drop(&mut self) {
         let buried = {
             let mut graves = lock_graveyard();
-            UNFINISHED.fetch_sub(1, Ordering::Release);
+            books().unfinished.fetch_sub(1, Ordering::Release);
             std::mem::take(&mut *graves)
         };
         drop(buried);
     }
 }
 
-/// Children freed by the loop's thread, for the next spawn job to end to
-/// drop (see [`bury`]).
-static GRAVEYARD: Mutex<Vec<SharedChild>> = Mutex::new(Vec::new());
-
 fn lock_graveyard() -> std::sync::MutexGuard<'static, Vec<SharedChild>> {
-    GRAVEYARD.lock().unwrap_or_else(|e| e.into_inner())
+    books().graveyard.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Drops `child` (the last reference to a `Spawner`'s reaped or abandoned
@@ -550,12 +564,12 @@ fn lock_graveyard() -> std::sync::MutexGuard<'static, Vec<SharedChild>> {
 /// thread: the next job to end drops it, so its pidfd's `close` is not the
 /// loop's work. Dropped here when no job is in flight (none would end to
 /// take it). A job's end takes the graveyard under the lock it decrements
-/// [`UNFINISHED`] under, so a child buried while that count is not 0 is
+/// [`Books::unfinished`] under, so a child buried while that count is not 0 is
 /// always taken by a job that has not ended yet: no fd waits for a later
 /// spawn, and none is left once [`unfinished_spawns`] reads 0.
 pub(crate) fn bury(child: SharedChild) {
     let mut graves = lock_graveyard();
-    if UNFINISHED.load(Ordering::Acquire) > 0 {
+    if books().unfinished.load(Ordering::Acquire) > 0 {
         graves.push(child);
         return;
     }
@@ -567,7 +581,7 @@ pub(crate) fn bury(child: SharedChild) {
 /// job, the discard of a cancelled spawn's child included). For the tests.
 #[pyfunction]
 pub fn unfinished_spawns() -> usize {
-    UNFINISHED.load(Ordering::Acquire)
+    books().unfinished.load(Ordering::Acquire)
 }
 
 /// How long a spawner thread gives a child it just started to exit before
@@ -586,12 +600,19 @@ pub fn set_spawn_linger(us: u32) -> u32 {
 
 /// The spawner threads of `fastspawn.asyncio`: a pool of its own with two
 /// threads per core (see [`spawner_threads`]), unless a benchmark chose
-/// another with [`set_spawner_threads`].
-static POOL: Mutex<Option<(usize, &'static fastspawn::Pool)>> = Mutex::new(None);
+/// another with [`set_spawner_threads`]. Per process, as the pools are.
+static POOL: PerProcess<Mutex<Option<(usize, &'static fastspawn::Pool)>>> = PerProcess::new();
 
 /// The pools made so far, by thread count (0: the core's global pool, one
-/// thread per core). A pool's threads live as long as the process.
-static POOLS: Mutex<Vec<(usize, &'static fastspawn::Pool)>> = Mutex::new(Vec::new());
+/// thread per core). A pool's threads live as long as the process; a
+/// forked child makes its own (see `fastspawn::per_process`).
+static POOLS: PerProcess<Mutex<Vec<(usize, &'static fastspawn::Pool)>>> = PerProcess::new();
+
+fn lock_pool() -> std::sync::MutexGuard<'static, Option<(usize, &'static fastspawn::Pool)>> {
+    POOL.get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
 
 /// Two spawner threads per core. A spawner thread is blocked in the clone
 /// until its child has called `execve` (`CLONE_VFORK`): with one thread
@@ -608,7 +629,10 @@ fn pool_of(threads: usize) -> std::io::Result<&'static fastspawn::Pool> {
     if threads == 0 {
         return fastspawn::Pool::try_global();
     }
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
         return Ok(pool);
     }
@@ -622,7 +646,7 @@ fn pool_of(threads: usize) -> std::io::Result<&'static fastspawn::Pool> {
 /// the latter if neither can (a thread limit), and the next call tries
 /// again.
 fn current_pool() -> std::io::Result<(usize, &'static fastspawn::Pool)> {
-    let mut current = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut current = lock_pool();
     if let Some(pool) = *current {
         return Ok(pool);
     }
@@ -636,11 +660,14 @@ fn current_pool() -> std::io::Result<(usize, &'static fastspawn::Pool)> {
 }
 
 /// The pool of [`current_pool`] once a [`Spawner`] exists: `Spawner::new`
-/// made it (or failed), and it is never unset.
+/// made it (or failed), and it is never unset in its process. (A spawner
+/// of the parent's used in a forked child finds none: made now, or the
+/// core's global pool.)
 fn pool_in_use() -> &'static fastspawn::Pool {
-    match *POOL.lock().unwrap_or_else(|e| e.into_inner()) {
+    let in_use = *lock_pool();
+    match in_use {
         Some((_, pool)) => pool,
-        None => unreachable!("fastspawn.asyncio: a spawner exists without its pool"),
+        None => current_pool().map_or_else(|_| fastspawn::Pool::global(), |(_, pool)| pool),
     }
 }
 
@@ -655,7 +682,7 @@ pub fn set_spawner_threads(threads: usize) -> PyResult<usize> {
         .map_err(|e| pool_error("fastspawn.asyncio", e))?
         .0;
     let pool = pool_of(threads).map_err(|e| pool_error("fastspawn.asyncio", e))?;
-    *POOL.lock().unwrap_or_else(|e| e.into_inner()) = Some((threads, pool));
+    *lock_pool() = Some((threads, pool));
     Ok(previous)
 }
 
@@ -683,7 +710,7 @@ pub fn set_pool_spin(us: u32) -> PyResult<u64> {
 /// down by it.
 fn linger(child: &SharedChild, ring: bool) -> Option<i32> {
     let us = LINGER_US.load(Ordering::Relaxed);
-    if us == 0 || QUEUED.load(Ordering::Relaxed) != 0 {
+    if us == 0 || books().queued.load(Ordering::Relaxed) != 0 {
         return None;
     }
     let mut locked = lock_child(child);
@@ -1189,7 +1216,7 @@ impl Spawner {
         let mut pending = self.lock_pending();
         if pending.is_empty() {
             let pool = pool_in_use();
-            if UNFINISHED.load(Ordering::Acquire) >= pool.threads() {
+            if books().unfinished.load(Ordering::Acquire) >= pool.threads() {
                 drop(pending);
                 self.hand_over(pool, token, cmd, names);
                 return signed;
@@ -1206,14 +1233,14 @@ impl Spawner {
         let waiter = self.waiter;
         // Every spawn runs on a spawner thread, so a pdeathsig child gets
         // its signal when the process exits, not when some thread does.
-        QUEUED.fetch_add(1, Ordering::Relaxed);
+        books().queued.fetch_add(1, Ordering::Relaxed);
         let unfinished = Unfinished::new();
         shared.in_flight.fetch_add(1, Ordering::AcqRel);
         let ending = JobEnd(Some(Arc::clone(&shared)));
         pool.run(move || {
             let _unfinished = unfinished;
             let mut ending = ending;
-            QUEUED.fetch_sub(1, Ordering::Relaxed);
+            books().queued.fetch_sub(1, Ordering::Relaxed);
             let mut cmd = match cmd {
                 Cmd::Built(cmd) => *cmd,
                 Cmd::Args(argv) => simple_command_of(&argv),

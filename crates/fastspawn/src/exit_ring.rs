@@ -5,7 +5,8 @@
 //! thread ~9 µs per spawn (docs/perf/python.md, session 14); an
 //! `IORING_OP_WAITID` request for the child (`P_PID`, `WEXITED | WNOWAIT`)
 //! costs ~4 µs less per spawn in C. [`ExitRing`] is one io_uring for the
-//! process, made on first use:
+//! process, made on first use (and again in a forked child, whose copy's
+//! queues would be the parent's: see [`per_process`](crate::per_process)):
 //!
 //! - [`ExitRing::for_spawn`] before a spawn says whether its child may go
 //!   without a pidfd (`None`: clone with one, as before);
@@ -78,14 +79,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, RefCell};
 use std::io;
 use std::os::fd::BorrowedFd;
-use std::sync::OnceLock;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::child::Child;
+use crate::per_process::PerProcess;
 use crate::sys::uring::{self, KernelTimespec, Ring, Sqe};
 
 /// What a completion says of the child watched under its key.
@@ -126,7 +128,9 @@ const SQ_ENTRIES: u32 = 64;
 /// CQ entries: completions beyond wait in the kernel (`NODROP`).
 const CQ_ENTRIES: u32 = 4096;
 
-static RING: OnceLock<Option<ExitRing>> = OnceLock::new();
+/// Per process: a forked child shares its parent's ring's queues (shared
+/// memory), so it makes its own (see `per_process`).
+static RING: PerProcess<Option<ExitRing>> = PerProcess::new();
 /// `set_enabled(false)` was called (and not undone).
 static USER_OFF: AtomicBool = AtomicBool::new(false);
 /// A request was refused: off for the life of the process.
@@ -134,9 +138,11 @@ static REFUSED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     static LONG_LIVED: Cell<bool> = const { Cell::new(false) };
-    /// The bounded wait's ring of this thread: made on first use
-    /// (`None` if it could not be).
-    static OWN_RING: OnceCell<Option<Ring>> = const { OnceCell::new() };
+    /// The bounded wait's ring of this thread, and the process generation
+    /// it was made in: made on first use (`None` if it could not be), and
+    /// again in a forked child (the thread that forked keeps its
+    /// thread-locals, and the ring's queues are shared with the parent).
+    static OWN_RING: RefCell<Option<(u64, Option<Rc<Ring>>)>> = const { RefCell::new(None) };
     /// The bounded waits made on this thread: each call tags its two
     /// requests with its number, so a completion left by a call that
     /// returned early (an error of its wait) is not taken for its own.
@@ -324,33 +330,26 @@ impl ExitRing {
         if Self::get().is_none() {
             return Err(io::Error::from_raw_os_error(libc::EOPNOTSUPP));
         }
-        OWN_RING.with(|own| {
-            let ring = own
-                .get_or_init(|| probe_ring(4, 8).ok())
-                .as_ref()
-                .ok_or_else(|| io::Error::from_raw_os_error(libc::EOPNOTSUPP))?;
-            let call = OWN_CALLS.with(|n| {
-                n.set(n.get().wrapping_add(1));
-                n.get() << 1
-            });
-            let waitid = if ring.has_timed_wait() && !LINKED_TIMEOUT.load(Ordering::Relaxed) {
-                timed_wait(ring, child.pid, timeout, call)?
-            } else {
-                linked_wait(ring, child.pid, timeout, call)?
-            };
-            match waitid {
-                Some(0..) => Ok(true),
-                Some(e) if -e == libc::ECHILD => Ok(true),
-                Some(e) if -e == libc::ECANCELED => Ok(false),
-                Some(e) => {
-                    if is_refusal(-e) {
-                        REFUSED.store(true, Ordering::Relaxed);
-                    }
-                    Err(io::Error::from_raw_os_error(-e))
+        let ring = own_ring()?;
+        let ring = &*ring;
+        let call = next_call();
+        let waitid = if ring.has_timed_wait() && !LINKED_TIMEOUT.load(Ordering::Relaxed) {
+            timed_wait(ring, child.pid, timeout, call)?
+        } else {
+            linked_wait(ring, child.pid, timeout, call)?
+        };
+        match waitid {
+            Some(0..) => Ok(true),
+            Some(e) if -e == libc::ECHILD => Ok(true),
+            Some(e) if -e == libc::ECANCELED => Ok(false),
+            Some(e) => {
+                if is_refusal(-e) {
+                    REFUSED.store(true, Ordering::Relaxed);
                 }
-                None => Ok(false),
+                Err(io::Error::from_raw_os_error(-e))
             }
-        })
+            None => Ok(false),
+        }
     }
 
     /// Makes [`wait_timeout`](Self::wait_timeout) use the linked timeout
@@ -361,6 +360,34 @@ impl ExitRing {
     pub fn set_linked_timeout(on: bool) -> bool {
         LINKED_TIMEOUT.swap(on, Ordering::Relaxed)
     }
+}
+
+/// The calling thread's own small ring (see `OWN_RING`), made on first use
+/// in this process; `EOPNOTSUPP` when it cannot be.
+fn own_ring() -> io::Result<Rc<Ring>> {
+    let generation = crate::per_process::generation();
+    OWN_RING.with_borrow_mut(|own| {
+        if !matches!(own, Some((made_in, _)) if *made_in == generation) {
+            if let Some((_, Some(ring))) = own.take() {
+                // The parent's ring, copied by the fork: unmapped and
+                // closed in this process only.
+                drop(ring);
+            }
+            *own = Some((generation, probe_ring(4, 8).ok().map(Rc::new)));
+        }
+        own.as_ref()
+            .and_then(|(_, ring)| ring.clone())
+            .ok_or_else(|| io::Error::from_raw_os_error(libc::EOPNOTSUPP))
+    })
+}
+
+/// The number of a call on the thread's own ring: its requests' tags are
+/// this number, with the low bit set on the timeout's or cancel's.
+fn next_call() -> u64 {
+    OWN_CALLS.with(|n| {
+        n.set(n.get().wrapping_add(1));
+        n.get() << 1
+    })
 }
 
 fn kernel_timespec(d: Duration) -> KernelTimespec {

@@ -14,6 +14,7 @@ pub mod exit_ring;
 mod fdplan;
 mod features;
 mod path;
+pub mod per_process;
 mod pidfd;
 mod pool;
 mod prepare;

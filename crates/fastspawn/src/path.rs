@@ -30,11 +30,13 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use rustix::fs::inotify;
 
 use rustix::fs::Access;
+
+use crate::per_process::PerProcess;
 
 /// glibc's `execvp` default when the environment has no `PATH`.
 pub(crate) const DEFAULT_PATH: &str = "/bin:/usr/bin";
@@ -82,7 +84,13 @@ impl Creds {
 
 type Key = (OsString, OsString, Option<Creds>);
 
-static CACHE: Mutex<Option<HashMap<Key, Resolved>>> = Mutex::new(None);
+/// Per process: a forked child starts with an empty cache (a lock held by
+/// another thread at the fork would never be released in the child).
+static CACHE: PerProcess<Mutex<Option<HashMap<Key, Resolved>>>> = PerProcess::new();
+
+fn cache() -> &'static Mutex<Option<HashMap<Key, Resolved>>> {
+    CACHE.get_or_init(Mutex::default)
+}
 
 /// The identity and modification time of a PATH directory, or `None` when
 /// it could not be read.
@@ -112,7 +120,9 @@ struct DirWatch {
     fd: OwnedFd,
 }
 
-static WATCH: OnceLock<Option<DirWatch>> = OnceLock::new();
+/// Per process: a forked child shares its parent's inotify instance, whose
+/// events either could take, so it makes its own.
+static WATCH: PerProcess<Option<DirWatch>> = PerProcess::new();
 static GENERATION: AtomicU64 = AtomicU64::new(0);
 
 fn watch() -> Option<&'static DirWatch> {
@@ -244,7 +254,7 @@ pub(crate) fn resolve(
         .all(|dir| dir.starts_with(b"/"));
     let key = (name.to_owned(), path.to_owned(), creds.cloned());
     if cacheable {
-        let cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let cache = cache().lock().unwrap_or_else(|e| e.into_inner());
         if let Some(found) = cache.as_ref().and_then(|c| c.get(&key)) {
             if found.is_current() {
                 return Ok(found.clone());
@@ -253,7 +263,7 @@ pub(crate) fn resolve(
     }
     let found = search(name, path, cwd, creds)?;
     if cacheable {
-        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
         let cache = cache.get_or_insert_with(HashMap::new);
         if cache.len() >= CACHE_LIMIT {
             cache.clear();
@@ -266,7 +276,7 @@ pub(crate) fn resolve(
 /// Drops a cached resolution that turned out stale.
 pub(crate) fn forget(name: &OsStr, path: Option<&OsStr>, creds: Option<&Creds>) {
     let path = path.unwrap_or(OsStr::new(DEFAULT_PATH));
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(cache) = cache.as_mut() {
         cache.remove(&(name.to_owned(), path.to_owned(), creds.cloned()));
     }

@@ -46,13 +46,14 @@ use std::ffi::{OsStr, OsString};
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::child::Child;
 use crate::command::Command;
 use crate::error::Result;
+use crate::per_process::PerProcess;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -105,6 +106,9 @@ impl Shared {
 pub struct Pool {
     shared: Arc<Shared>,
     threads: Vec<JoinHandle<()>>,
+    /// The [`generation`](crate::per_process::generation) of the process
+    /// whose threads these are.
+    generation: u64,
 }
 
 impl std::fmt::Debug for Pool {
@@ -128,6 +132,7 @@ impl Pool {
         let mut pool = Pool {
             shared: Arc::new(Shared::new()),
             threads: Vec::with_capacity(wanted),
+            generation: crate::per_process::generation(),
         };
         for i in 0..wanted {
             let shared = Arc::clone(&pool.shared);
@@ -157,22 +162,19 @@ impl Pool {
     /// threads from starting (see [`Pool::new`]). A failed start leaves
     /// nothing behind and is tried again by the next call, so a caller
     /// that hit a thread limit can report it and recover once threads are
-    /// free. After the first success this is one atomic load.
+    /// free. After the first success this is two atomic loads. A child
+    /// forked after the pool started gets a pool of its own on its first
+    /// call (the parent's threads are not in it: see
+    /// [`per_process`](crate::per_process)).
     pub fn try_global() -> io::Result<&'static Pool> {
-        static GLOBAL: OnceLock<Pool> = OnceLock::new();
-        static STARTING: Mutex<()> = Mutex::new(());
-        if let Some(pool) = GLOBAL.get() {
-            return Ok(pool);
-        }
         // One caller starts the threads; the others wait for its result
-        // rather than each starting a pool of its own.
-        let _starting = STARTING.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(pool) = GLOBAL.get() {
-            return Ok(pool);
-        }
-        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let pool = Pool::new(threads)?;
-        Ok(GLOBAL.get_or_init(|| pool))
+        // rather than each starting a pool of its own. A forked child
+        // starts its own (see `per_process`).
+        static GLOBAL: PerProcess<Pool> = PerProcess::new();
+        GLOBAL.get_or_try_init(|| {
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+            Pool::new(threads)
+        })
     }
 
     /// How many spawner threads the pool has.
@@ -211,7 +213,17 @@ impl Pool {
     /// right before a spawn and off the caller's thread (the Node addon
     /// duplicates the parent's stdio there, so that queued spawns hold no
     /// fds). A job that panics takes only itself down.
+    ///
+    /// # Panics
+    ///
+    /// In a child forked after the pool was made, which has none of its
+    /// threads (a job would wait for ever): make a new pool there, or use
+    /// [`Pool::global`], which makes the child's own.
     pub fn run(&self, job: impl FnOnce() + Send + 'static) {
+        assert!(
+            self.generation == crate::per_process::generation(),
+            "fastspawn::Pool used in a child forked after the pool was made: its threads are the parent's, none would run the job (make a new Pool in the child; Pool::global() makes its own)"
+        );
         let mut queue = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(done) = queue.last_done {
             queue.soon_after = done.elapsed() < self.shared.spin();
@@ -379,6 +391,12 @@ impl Drop for Pool {
     /// with `pdeathsig` get their signal now). Blocks until the threads are
     /// joined: drop a private pool off the async runtime's threads.
     fn drop(&mut self) {
+        if self.generation != crate::per_process::generation() {
+            // A forked child's copy: the threads (and maybe a lock holder)
+            // are the parent's; there is nothing to stop or join here.
+            std::mem::forget(std::mem::take(&mut self.threads));
+            return;
+        }
         self.shared
             .queue
             .lock()

@@ -9,12 +9,13 @@
 //! it, so it never steals the exit status of another library's child.
 
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use rustix::event::{EventfdFlags, PollFd, PollFlags, Timespec, eventfd, poll};
 
 use crate::background::Start;
+use crate::per_process::PerProcess;
 use crate::sys::wait;
 
 static THREAD: Start = Start::new();
@@ -31,7 +32,8 @@ struct Reaper {
 }
 
 fn reaper() -> Option<&'static Reaper> {
-    static REAPER: OnceLock<Option<Reaper>> = OnceLock::new();
+    // Per process: a forked child's reaper has its own inbox and eventfd.
+    static REAPER: PerProcess<Option<Reaper>> = PerProcess::new();
     REAPER
         .get_or_init(|| {
             let wake = eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK).ok()?;

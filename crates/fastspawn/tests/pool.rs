@@ -625,3 +625,101 @@ fn orphans_wait_for_the_reaper(runtime: &tokio::runtime::Runtime, cap: &dyn Fn(&
     );
     settle_state(second_pid, None, "the second orphan is reaped");
 }
+
+const FORK_HELPER: &str = "FASTSPAWN_TEST_FORK_HELPER";
+
+/// A child forked after the global pool, the exit ring and a pool of the
+/// program's own were made (Python's `os.fork()`, `multiprocessing`'s fork
+/// start method, pre-forking servers) has none of their threads, and
+/// shares the ring's queues with its parent: the global pool and the
+/// rings are made anew there, and the program's own pool refuses loudly
+/// (a panic naming the cause) rather than queue a job no thread takes.
+/// The parent's pool and ring work on after the child used its own. Run
+/// in a helper process of its own, so that the fork copies no other
+/// test's threads.
+#[test]
+fn a_forked_child_makes_its_own_pool_and_exit_ring() {
+    let exe = std::env::current_exe().expect("current_exe");
+    let out = util::run_helper_test(&exe, "pool::fork_helper", "fork: ok", |cmd| {
+        cmd.env(FORK_HELPER, "1")
+            .env("FASTSPAWN_PROBE", util::probe());
+    });
+    print!("{out}");
+}
+
+/// Spawns `probe exit 7` on the global pool and waits for it (10 s at most
+/// for the pool to answer): its exit code, or why not.
+fn on_global_pool() -> Result<i32, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    Pool::global().spawn(probe_cmd(["exit", "7"]), move |child| {
+        let _ = tx.send(child);
+    });
+    let mut child = rx
+        .recv_timeout(Duration::from_secs(10))
+        .map_err(|e| format!("the global pool did not answer: {e}"))?
+        .map_err(|e| e.to_string())?;
+    if fastspawn::exit_ring::ExitRing::get().is_some() {
+        let exited = fastspawn::exit_ring::ExitRing::wait_timeout(&child, Duration::from_secs(10))
+            .map_err(|e| format!("the thread's ring: {e}"))?;
+        if !exited {
+            return Err("the thread's ring did not see the exit".into());
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    status.code().ok_or_else(|| format!("killed: {status:?}"))
+}
+
+#[test]
+#[ignore = "started by a_forked_child_makes_its_own_pool_and_exit_ring"]
+fn fork_helper() {
+    if std::env::var_os(FORK_HELPER).is_none() {
+        return;
+    }
+    let own = Pool::new(1).expect("a pool of one thread");
+    assert_eq!(on_global_pool(), Ok(7), "before the fork");
+    let generation = fastspawn::per_process::generation();
+    // SAFETY: the child only runs code that is fork-safe with glibc
+    // (malloc's locks are reset by its atfork handlers; the library's
+    // process-wide values are made anew), and leaves with `_exit`.
+    let pid = unsafe { libc::fork() };
+    assert!(pid >= 0, "fork: {}", io::Error::last_os_error());
+    if pid == 0 {
+        let code = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            assert_eq!(fastspawn::per_process::generation(), generation + 1);
+            assert_eq!(on_global_pool(), Ok(7), "in the forked child");
+            let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                own.run(|| {});
+            }))
+            .expect_err("the parent's pool refuses a job in the child");
+            let message = refused
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| refused.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            assert!(message.contains("forked"), "{message}");
+            // Dropped here: no thread of the parent's to join.
+            drop(own);
+        }))
+        .map_or(1, |()| 0);
+        // SAFETY: ends the forked child at once, running no atexit handler
+        // of the parent's.
+        unsafe { libc::_exit(code) };
+    }
+    let mut status = 0;
+    // SAFETY: waits for the child forked above.
+    let waited = unsafe { libc::waitpid(pid, &mut status, 0) };
+    assert_eq!(waited, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "the forked child failed (status {status:#x})"
+    );
+    assert_eq!(fastspawn::per_process::generation(), generation);
+    assert_eq!(on_global_pool(), Ok(7), "in the parent after the child");
+    let (tx, rx) = std::sync::mpsc::channel();
+    own.run(move || {
+        let _ = tx.send(());
+    });
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("the parent's own pool still runs jobs");
+    println!("fork: ok");
+}

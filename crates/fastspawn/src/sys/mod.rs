@@ -22,6 +22,7 @@ pub(crate) mod cstr;
 pub(crate) mod env;
 pub(crate) mod fork;
 pub(crate) mod io;
+pub(crate) mod per_process;
 pub(crate) mod posix_spawn;
 pub(crate) mod probe;
 pub(crate) mod raw;

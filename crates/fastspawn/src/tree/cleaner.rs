@@ -8,12 +8,13 @@
 //! is polled on a timer.
 
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use rustix::event::{EventfdFlags, PollFd, PollFlags, eventfd, poll};
 
 use super::{ParentDir, remove_cgroup};
 use crate::background::Start;
+use crate::per_process::PerProcess;
 use crate::sys::cgroup::Events;
 
 /// A cgroup to remove once it is empty.
@@ -29,7 +30,8 @@ struct Cleaner {
 }
 
 fn cleaner() -> Option<&'static Cleaner> {
-    static CLEANER: OnceLock<Option<Cleaner>> = OnceLock::new();
+    // Per process: a forked child's cleaner has its own inbox and eventfd.
+    static CLEANER: PerProcess<Option<Cleaner>> = PerProcess::new();
     let cleaner = CLEANER
         .get_or_init(|| {
             let wake = eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK).ok()?;

@@ -16,15 +16,18 @@
 use std::collections::HashSet;
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use rustix::event::{PollFd, PollFlags, poll};
 
+use crate::per_process::PerProcess;
 use crate::sys::wait;
 
 /// Makes this process a child subreaper, once.
 pub(crate) fn become_subreaper() -> io::Result<()> {
-    static DONE: OnceLock<Result<(), i32>> = OnceLock::new();
+    // Per process: a forked child is no subreaper (the flag is not
+    // inherited).
+    static DONE: PerProcess<Result<(), i32>> = PerProcess::new();
     DONE.get_or_init(|| {
         rustix::process::set_child_subreaper(Some(rustix::process::getpid()))
             .map_err(|e| e.raw_os_error())

@@ -24,6 +24,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::{Arc, Mutex, Once, Weak};
 
 use super::ParentDir;
+use crate::per_process::PerProcess;
 use crate::sys::cgroup;
 
 /// At most this many spares per parent: enough for a task runner's
@@ -130,7 +131,10 @@ pub(crate) type Key = (std::path::PathBuf, super::options::Limits);
 /// by key, for the next command that asks for the same one (a task runner
 /// builds a command per task: this is how its children share spares).
 /// A parent given as an fd has no key and is its command's own.
-static PARENTS: Mutex<Vec<(Option<Key>, Weak<ParentDir>)>> = Mutex::new(Vec::new());
+/// Per process: a forked child's exit must not remove its parent's spares.
+static PARENTS: PerProcess<Mutex<Parents>> = PerProcess::new();
+
+type Parents = Vec<(Option<Key>, Weak<ParentDir>)>;
 
 /// The live parent with `key`, or the one `open` makes, remembered so that
 /// its spares are removed at process exit.
@@ -140,7 +144,10 @@ pub(crate) fn parent(
 ) -> crate::error::Result<Arc<ParentDir>> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| crate::sys::cgroup::at_exit(remove_spares_at_exit));
-    let mut parents = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut parents = PARENTS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     parents.retain(|(_, p)| p.strong_count() > 0);
     if let Some(key) = &key {
         let live = parents
@@ -157,7 +164,7 @@ pub(crate) fn parent(
 }
 
 extern "C" fn remove_spares_at_exit() {
-    let Ok(parents) = PARENTS.try_lock() else {
+    let Some(Ok(parents)) = PARENTS.get().map(Mutex::try_lock) else {
         return;
     };
     for parent in parents.iter().filter_map(|(_, p)| p.upgrade()) {
