@@ -13,6 +13,7 @@ child and in the parent again, and compares.
 """
 
 import asyncio
+import gc
 import json
 import multiprocessing
 import os
@@ -140,3 +141,40 @@ def test_a_forked_child_has_its_own_exit_ring_and_waiter(no_leaks):
     assert os.read(r, 1) == b"\0"
     os.close(r)
     assert os.waitpid(pid, 0)[1] == 0
+
+
+def test_a_forked_child_leaves_its_parent_s_cgroups_alone(no_leaks):
+    # A contained child's emptied cgroup is kept (a spare) for the next
+    # contained spawn while a command or child of the same parent lives.
+    # A forked child's copies of those objects, freed there, must not
+    # remove or reuse the parent's directories.
+    with fs.Popen(["true"], contain=True) as p:
+        if p.containment != "cgroup":
+            pytest.skip(f"no writable cgroup v2 here (containment is {p.containment!r})")
+    del p
+    # An exited child still held (its cgroup, empty, is the parent's until
+    # the object goes), and one let go (its cgroup a spare).
+    held = [fs.Popen(["true"], contain=True)]
+    held[0].wait()
+    done = fs.Popen(["true"], contain=True)
+    done.wait()
+    spare = done.cgroup_path
+    del done
+    gc.collect()
+    assert os.path.isdir(spare), "the emptied cgroup was kept as a spare"
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            held.clear()  # the child's copies of the parent's objects, freed
+            gc.collect()
+            code = 0
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert os.path.isdir(spare), "the forked child removed its parent's spare cgroup"
+    assert os.path.isdir(held[0].cgroup_path), "the forked child removed a held cgroup"
+    # The parent reuses its spare as before.
+    with fs.Popen(["true"], contain=True) as again:
+        assert again.cgroup_path == spare
+    held.clear()

@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess as std
 import sys
+import threading
 import time
 
 import pytest
@@ -593,6 +594,47 @@ def test_a_signal_during_the_spawn_is_handled_before_the_wait(tmp_path, native, 
         signal.signal(signal.SIGUSR1, old)
     time.sleep(1.5)
     assert sorted(p.name for p in tmp_path.iterdir()) == [], "a handler ran at the child's end"
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"stdout": std.DEVNULL}], ids=["args-only", "devnull"])
+def test_a_signal_to_another_thread_during_the_exit_wait_is_handled_at_once(
+    tmp_path, native, no_leaks, kwargs
+):
+    # A run with no pipe waits for the exit alone. Here the signal goes to
+    # another thread (the main thread blocks it), so it interrupts no system
+    # call of the run; only the wakeup fd its C handler writes to tells the
+    # run, whose wait polls it with the child's pidfd. (The standard
+    # library's run() blocks in waitpid: its handler runs at the child's
+    # end. A run with pipes, once the child closed them and went on
+    # running, waits so too: see the README.)
+    class Raised(Exception):
+        pass
+
+    def handler(signo, frame):
+        raise Raised
+
+    mark = tmp_path / "done"
+    script = f"exec >&- 2>&-; sleep 0.3; kill -USR1 $PPID; sleep 3; echo done > {mark}"
+    # A thread that does not block the signal, made before the main thread
+    # blocks it (threads inherit the mask).
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    old = signal.signal(signal.SIGUSR1, handler)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    started = time.monotonic()
+    try:
+        with pytest.raises(Raised):
+            fs.run(["sh", "-c", script], **kwargs)
+        took = time.monotonic() - started
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        signal.signal(signal.SIGUSR1, old)
+        stop.set()
+        other.join()
+    assert took < 2.5, f"the handler ran at the child's end ({took:.1f} s)"
+    time.sleep(3.5)
+    assert not mark.exists(), "the child was not killed"
 
 
 RUNS = pytest.mark.parametrize(

@@ -89,6 +89,17 @@ pub(crate) struct ParentDir {
     /// every spawn into a child's cgroup (`cgroup::hold_procs`); a cache
     /// only, empty where they cannot be opened.
     _procs: Vec<OwnedFd>,
+    /// The [`generation`](crate::per_process::generation) of the process
+    /// that made it: a forked child's copy leaves the directories (its
+    /// spares, the children's cgroups) to the parent.
+    generation: u64,
+}
+
+impl ParentDir {
+    /// Whether this process made it (not a forked child's copy).
+    fn ours(&self) -> bool {
+        self.generation == crate::per_process::generation()
+    }
 }
 
 impl std::fmt::Debug for ParentDir {
@@ -101,7 +112,9 @@ impl std::fmt::Debug for ParentDir {
 
 impl Drop for ParentDir {
     fn drop(&mut self) {
-        self.spares.remove_all(self.fd.as_fd());
+        if self.ours() {
+            self.spares.remove_all(self.fd.as_fd());
+        }
     }
 }
 
@@ -141,6 +154,11 @@ impl Drop for CgroupTree {
         let Some(mut dir) = self.dir.take() else {
             return;
         };
+        if !self.parent.ours() {
+            // A forked child's copy: the cgroup is the parent's to reuse
+            // or remove.
+            return;
+        }
         let reusable =
             self.parent.reuse.load(Ordering::Relaxed) && !self.frozen_ever.load(Ordering::Relaxed);
         let watch = self.watch.take().filter(|_| reusable);
@@ -376,6 +394,7 @@ fn open_parent(program: &OsStr, mode: &Mode) -> Result<ParentDir> {
                 spares: spare::Spares::default(),
                 reuse: AtomicBool::new(reuse),
                 _procs: procs,
+                generation: crate::per_process::generation(),
             })
         }
         Ok(false) => Err(Error::new(
