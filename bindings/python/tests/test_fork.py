@@ -67,10 +67,9 @@ def work(kind):
     return [sync_work(mod), asyncio.run(asyncio.wait_for(async_work(aio), CHILD_TIMEOUT))]
 
 
-def in_forked_child(fn, *args):
-    """``fn(*args)`` in a child made by ``os.fork()``: its result (through a
-    pipe, as JSON), or the child's error; the child is killed by an alarm
-    if it hangs."""
+def start_in_forked_child(fn, *args):
+    """Starts ``fn(*args)`` in a child made by ``os.fork()``, killed by an
+    alarm if it hangs; returns what :func:`child_result` takes."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -86,11 +85,22 @@ def in_forked_child(fn, *args):
             json.dump(result, f)
         os._exit(code)
     os.close(w)
+    return pid, r
+
+
+def child_result(started):
+    """The forked child's result (through a pipe, as JSON), or its error."""
+    pid, r = started
     with os.fdopen(r) as f:
         text = f.read()
     _, status = os.waitpid(pid, 0)
     assert text, f"the forked child printed nothing (wait status {status:#x}: killed by its alarm?)"
     return json.loads(text)
+
+
+def in_forked_child(fn, *args):
+    """``fn(*args)`` in a forked child: its result, or its error."""
+    return child_result(start_in_forked_child(fn, *args))
 
 
 @pytest.mark.parametrize("kind", ["std", "fastspawn"])
@@ -125,22 +135,9 @@ def test_a_forked_child_has_its_own_exit_ring_and_waiter(no_leaks):
     # ring or an epoll shared between them would mix up their children.
     fa_work = lambda: asyncio.run(asyncio.wait_for(async_work(fa), CHILD_TIMEOUT))  # noqa: E731
     expected = fa_work()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        code = 1
-        try:
-            signal.alarm(CHILD_TIMEOUT)
-            code = 0 if all(fa_work() == expected for _ in range(20)) else 2
-        finally:
-            os.write(w, bytes([code]))
-            os._exit(code)
-    os.close(w)
-    assert all(fa_work() == expected for _ in range(20))
-    assert os.read(r, 1) == b"\0"
-    os.close(r)
-    assert os.waitpid(pid, 0)[1] == 0
+    started = start_in_forked_child(lambda: [fa_work() for _ in range(20)])
+    assert [fa_work() for _ in range(20)] == [expected] * 20
+    assert child_result(started) == {"ok": [expected] * 20}
 
 
 def test_a_forked_child_leaves_its_parent_s_cgroups_alone(no_leaks):
@@ -162,16 +159,13 @@ def test_a_forked_child_leaves_its_parent_s_cgroups_alone(no_leaks):
     del done
     gc.collect()
     assert os.path.isdir(spare), "the emptied cgroup was kept as a spare"
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            held.clear()  # the child's copies of the parent's objects, freed
-            gc.collect()
-            code = 0
-        finally:
-            os._exit(code)
-    assert os.waitpid(pid, 0)[1] == 0
+
+    def free_them():
+        held.clear()  # the child's copies of the parent's objects, freed
+        gc.collect()
+        return True
+
+    assert in_forked_child(free_them) == {"ok": True}
     assert os.path.isdir(spare), "the forked child removed its parent's spare cgroup"
     assert os.path.isdir(held[0].cgroup_path), "the forked child removed a held cgroup"
     # The parent reuses its spare as before.

@@ -26,17 +26,9 @@ use std::time::{Duration, Instant};
 use fastspawn::Command;
 use fastspawn::exit_ring::ExitRing;
 
-/// The calling thread's run time so far (`/proc/thread-self/schedstat`,
-/// ns).
-fn thread_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("schedstat");
-    let ns = stat
-        .split(' ')
-        .next()
-        .and_then(|f| f.parse().ok())
-        .expect("a run time");
-    Duration::from_nanos(ns)
-}
+#[path = "support/mod.rs"]
+mod support;
+use support::{median, thread_cpu};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Way {
@@ -77,11 +69,6 @@ fn round(way: Way, n: usize, linger: Duration, child: &str) -> (f64, f64, usize)
         w0.elapsed().as_secs_f64() * per,
         seen,
     )
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

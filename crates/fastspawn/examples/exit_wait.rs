@@ -27,16 +27,9 @@ use std::time::{Duration, Instant};
 use fastspawn::Command;
 use fastspawn::exit_ring::ExitRing;
 
-/// The calling thread's run time so far (`/proc/thread-self/schedstat`).
-fn thread_cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("schedstat");
-    let ns = stat
-        .split(' ')
-        .next()
-        .and_then(|f| f.parse().ok())
-        .expect("a run time");
-    Duration::from_nanos(ns)
-}
+#[path = "support/mod.rs"]
+mod support;
+use support::{median, thread_cpu};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Way {
@@ -74,11 +67,6 @@ fn round(way: Way, n: usize, child: &str, wake: std::os::fd::BorrowedFd<'_>) -> 
         (thread_cpu() - c0).as_secs_f64() * per,
         w0.elapsed().as_secs_f64() * per,
     )
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -21,8 +21,8 @@ impl Start {
     }
 
     /// Starts the thread (`name`, `stack` bytes, running `run`) unless it
-    /// runs in this process; whether it runs. After the first success, two
-    /// atomic loads.
+    /// runs in this process; whether it runs. After the first success, a
+    /// few atomic loads.
     pub(crate) fn ensure(&self, name: &str, stack: usize, run: fn()) -> bool {
         self.started
             .get_or_try_init(|| {

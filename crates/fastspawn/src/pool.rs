@@ -162,7 +162,7 @@ impl Pool {
     /// threads from starting (see [`Pool::new`]). A failed start leaves
     /// nothing behind and is tried again by the next call, so a caller
     /// that hit a thread limit can report it and recover once threads are
-    /// free. After the first success this is two atomic loads. A child
+    /// free. After the first success this is a few atomic loads. A child
     /// forked after the pool started gets a pool of its own on its first
     /// call (the parent's threads are not in it: see
     /// [`per_process`](crate::per_process)).
