@@ -125,25 +125,21 @@ impl<T: Send + Sync + 'static> PerProcess<T> {
             {
                 continue;
             }
+            // Ours to make: given up when this call returns, by any path
+            // (an error or a panic of `init` too), so no caller waits for
+            // ever.
+            let _making = Making(&self.making);
             // Made meanwhile by a caller that finished before the exchange.
             if let Some(value) = self.get() {
-                self.making.store(0, Ordering::Release);
                 return Ok(value);
             }
-            let value = match init() {
-                Ok(value) => value,
-                Err(err) => {
-                    self.making.store(0, Ordering::Release);
-                    return Err(err);
-                }
-            };
+            let value = init()?;
             let entry = Box::into_raw(Box::new(Entry {
                 generation: now - 1,
                 value,
             }));
             // The previous entry, if any, is an older generation's: leaked.
             self.slot.store(entry, Ordering::Release);
-            self.making.store(0, Ordering::Release);
             // SAFETY: just made and published, never freed.
             return Ok(unsafe { &(*entry).value });
         }
@@ -155,6 +151,15 @@ impl<T: Send + Sync + 'static> PerProcess<T> {
             Ok(value) => value,
             Err(never) => match never {},
         }
+    }
+}
+
+/// A [`PerProcess`] being made by the holder: ends the making when dropped.
+struct Making<'a>(&'a AtomicU64);
+
+impl Drop for Making<'_> {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Release);
     }
 }
 
@@ -198,5 +203,23 @@ mod tests {
         assert_eq!(MADE.load(Ordering::Relaxed), 1);
         assert!(values.iter().all(|v| *v == values[0]), "{values:?}");
         assert_eq!(VALUE.get(), Some(&values[0]));
+    }
+
+    /// A making that panics leaves the slot empty and made by nobody: the
+    /// next caller makes the value (it does not wait for ever).
+    #[test]
+    fn a_panicking_making_lets_the_next_caller_make_it() {
+        static VALUE: PerProcess<u32> = PerProcess::new();
+        let panicked = std::thread::spawn(|| VALUE.get_or_init(|| panic!("the making fails")))
+            .join()
+            .is_err();
+        assert!(panicked);
+        assert!(VALUE.get().is_none());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(*VALUE.get_or_init(|| 7));
+        });
+        let made = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(made, Ok(7), "the next caller made it");
     }
 }
