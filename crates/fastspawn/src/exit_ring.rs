@@ -368,11 +368,8 @@ fn own_ring() -> io::Result<Rc<Ring>> {
     let generation = crate::per_process::generation();
     OWN_RING.with_borrow_mut(|own| {
         if !matches!(own, Some((made_in, _)) if *made_in == generation) {
-            if let Some((_, Some(ring))) = own.take() {
-                // The parent's ring, copied by the fork: unmapped and
-                // closed in this process only.
-                drop(ring);
-            }
+            // A ring of the parent's, copied by the fork, is dropped here:
+            // unmapped and closed in this process only.
             *own = Some((generation, probe_ring(4, 8).ok().map(Rc::new)));
         }
         own.as_ref()

@@ -25,7 +25,6 @@
 //!   atomic add (async-signal-safe, as a handler run after `fork()` in a
 //!   multithreaded process must be).
 
-use std::marker::PhantomData;
 use std::sync::Once;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
@@ -71,7 +70,6 @@ pub struct PerProcess<T> {
     /// making that a fork cut short (in the parent's other thread) is of
     /// an older generation, so the child does not wait for it.
     making: AtomicU64,
-    _owns: PhantomData<T>,
 }
 
 // SAFETY: the slot only hands out shared references to the value (`T:
@@ -87,7 +85,6 @@ impl<T: Send + Sync + 'static> PerProcess<T> {
         PerProcess {
             slot: AtomicPtr::new(std::ptr::null_mut()),
             making: AtomicU64::new(0),
-            _owns: PhantomData,
         }
     }
 
